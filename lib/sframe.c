@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * SFrame V1, V2 and V3 decoding, in place.
+ *
+ * Layout facts (binutils include/sframe.h, the SFrame specification):
+ * a 28-byte header, an optional auxiliary header, then the FDE
+ * subsection and the FRE subsection, whose offsets count from the end of
+ * the auxiliary header.  V1 FDEs are 17 bytes, V2 FDEs 20 (adding the
+ * PCMASK repetition size).  V3 splits the FDE into a 16-byte index entry
+ * (s64 start, u32 size, u32 attribute offset) and a 5-byte attribute
+ * record at the head of the function's FREs.
+ */
+#include <uwind/sframe.h>
+#include "span.h"
+
+#define V1_FDE_SIZE	17
+#define V2_FDE_SIZE	20
+#define V3_FDE_SIZE	16
+#define V3_ATTR_SIZE	5
+
+/* V1 had no repetition size; its only PCMASK user is the 16-byte PLT. */
+#define V1_REP_SIZE	16
+
+/* s390x stores the CFA offset scaled: cfa = word * 8 + 160. */
+#define S390X_CFA_SCALE	8
+#define S390X_CFA_BIAS	160
+
+static int abi_arch(uint8_t abi, bool be, uint8_t version, uint8_t *arch)
+{
+	switch (abi) {
+	case UW_SFRAME_ABI_AARCH64_BE:
+		*arch = UW_ARCH_AARCH64;
+		return be ? 0 : UW_EHEADER;
+	case UW_SFRAME_ABI_AARCH64_LE:
+		*arch = UW_ARCH_AARCH64;
+		return be ? UW_EHEADER : 0;
+	case UW_SFRAME_ABI_AMD64_LE:
+		*arch = UW_ARCH_X86_64;
+		return be ? UW_EHEADER : 0;
+	case UW_SFRAME_ABI_S390X_BE:
+		*arch = UW_ARCH_S390X;
+		return (be && version >= 2) ? 0 : UW_EHEADER;
+	default:
+		return UW_EARCH;
+	}
+}
+
+static uint8_t allowed_flags(uint8_t version)
+{
+	if (version == 1)
+		return UW_SFRAME_F_FDE_SORTED | UW_SFRAME_F_FRAME_POINTER;
+	if (version == 2)
+		return UW_SFRAME_F_FDE_SORTED | UW_SFRAME_F_FRAME_POINTER |
+		       UW_SFRAME_F_FDE_FUNC_START_PCREL;
+	return UW_SFRAME_F_FDE_SORTED | UW_SFRAME_F_FDE_FUNC_START_PCREL;
+}
+
+int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
+{
+	const struct uw_span *s = sec;
+	uint64_t magic, base, end;
+	uint8_t b = 0;
+	bool be;
+	int err;
+
+	if (!sf || !sec || !sec->data)
+		return UW_EINVAL;
+	if (sec->size < UW_SFRAME_HDR_SIZE)
+		return UW_EBOUNDS;
+
+	uw_rd(s, 0, 2, false, &magic);
+	if (magic == UW_SFRAME_MAGIC)
+		be = false;
+	else if (magic == 0xe2de)
+		be = true;
+	else
+		return UW_EMAGIC;
+
+	sf->sec = *sec;
+	sf->big_endian = be;
+	uw_rd8(s, 2, &sf->version);
+	if (sf->version < 1 || sf->version > 3)
+		return UW_EVERSION;
+	uw_rd8(s, 3, &sf->flags);
+	if (sf->flags & ~allowed_flags(sf->version))
+		return UW_EHEADER;
+	uw_rd8(s, 4, &sf->abi);
+	err = abi_arch(sf->abi, be, sf->version, &sf->arch);
+	if (err)
+		return err;
+	uw_rd8(s, 5, &b);
+	sf->fixed_fp = (int8_t)b;
+	uw_rd8(s, 6, &b);
+	sf->fixed_ra = (int8_t)b;
+	uw_rd8(s, 7, &sf->auxhdr_len);
+	uw_rd32(s, 8, be, &sf->num_fdes);
+	uw_rd32(s, 12, be, &sf->num_fres);
+	uw_rd32(s, 16, be, &sf->fre_len);
+	uw_rd32(s, 20, be, &sf->fde_start);
+	uw_rd32(s, 24, be, &sf->fre_start);
+
+	/* Binary search needs sorted FDEs; an unsorted table is refused. */
+	if (!(sf->flags & UW_SFRAME_F_FDE_SORTED))
+		return UW_EUNSORTED;
+
+	sf->fde_size = sf->version == 1 ? V1_FDE_SIZE :
+		       sf->version == 2 ? V2_FDE_SIZE : V3_FDE_SIZE;
+
+	/* 64-bit arithmetic: none of these sums can wrap. */
+	base = UW_SFRAME_HDR_SIZE + (uint64_t)sf->auxhdr_len;
+	end = base + sf->fde_start + (uint64_t)sf->num_fdes * sf->fde_size;
+	if (end > sec->size)
+		return UW_EHEADER;
+	end = base + sf->fre_start + (uint64_t)sf->fre_len;
+	if (end > sec->size)
+		return UW_EHEADER;
+	sf->fde_start += (uint32_t)base;
+	sf->fre_start += (uint32_t)base;
+	return 0;
+}
+
+/* The FRE subsection as a span of its own: FRE reads cannot leave it. */
+static void fre_span(const struct uw_sframe *sf, struct uw_span *fs)
+{
+	fs->data = sf->sec.data + sf->fre_start;
+	fs->size = sf->fre_len;
+	fs->addr = sf->sec.addr + sf->fre_start;
+}
+
+/* Start address of FDE i, and the section offset of its entry. */
+static int fde_func_start(const struct uw_sframe *sf, uint32_t i,
+			  uint64_t *start)
+{
+	uint64_t off = sf->fde_start + (uint64_t)i * sf->fde_size;
+	uint64_t raw, origin;
+	int64_t rel;
+	int err;
+
+	if (sf->version == 3) {
+		err = uw_rd64(&sf->sec, off, sf->big_endian, &raw);
+		rel = (int64_t)raw;
+	} else {
+		err = uw_rd(&sf->sec, off, 4, sf->big_endian, &raw);
+		rel = uw_sext(raw, 4);
+	}
+	if (err)
+		return err;
+	origin = sf->sec.addr;
+	if (sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL)
+		origin += off;
+	return uw_add_off(origin, rel, start);
+}
+
+static int fde_info(struct uw_sframe_fde *fde, uint8_t version)
+{
+	fde->fre_type = fde->info & 0xf;
+	fde->pc_type = (fde->info >> 4) & 1;
+	fde->pauth_key_b = (fde->info >> 5) & 1;
+	fde->signal = version == 3 ? (fde->info >> 7) & 1 : 0;
+	fde->fde_type = version == 3 ? (fde->info2 & 0x1f) : UW_SFRAME_FDE_DEFAULT;
+	if (fde->fre_type > UW_SFRAME_FRE_ADDR4)
+		return UW_EBADDATA;
+	if (fde->fde_type > UW_SFRAME_FDE_FLEX)
+		return UW_EBADDATA;
+	if (fde->pc_type == UW_SFRAME_PC_MASK && fde->rep_size == 0)
+		return UW_EBADDATA;	/* would divide by zero */
+	return 0;
+}
+
+int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
+		  struct uw_sframe_fde *fde)
+{
+	uint64_t off, end;
+	uint16_t n16;
+	bool be;
+	int err;
+
+	if (i >= sf->num_fdes)
+		return UW_EINVAL;
+	be = sf->big_endian;
+	off = sf->fde_start + (uint64_t)i * sf->fde_size;
+	err = fde_func_start(sf, i, &fde->func_start);
+	if (err)
+		return err;
+
+	fde->info2 = 0;
+	if (sf->version == 3) {
+		struct uw_span fs;
+		uint32_t attr;
+
+		err = uw_rd32(&sf->sec, off + 8, be, &fde->func_size);
+		err = err ? err : uw_rd32(&sf->sec, off + 12, be, &attr);
+		if (err)
+			return err;
+		fre_span(sf, &fs);
+		err = uw_rd16(&fs, attr, be, &n16);
+		err = err ? err : uw_rd8(&fs, (uint64_t)attr + 2, &fde->info);
+		err = err ? err : uw_rd8(&fs, (uint64_t)attr + 3, &fde->info2);
+		err = err ? err : uw_rd8(&fs, (uint64_t)attr + 4, &fde->rep_size);
+		if (err)
+			return err;
+		fde->num_fres = n16;
+		fde->fre_off = attr + V3_ATTR_SIZE;
+	} else {
+		err = uw_rd32(&sf->sec, off + 4, be, &fde->func_size);
+		err = err ? err : uw_rd32(&sf->sec, off + 8, be, &fde->fre_off);
+		err = err ? err : uw_rd32(&sf->sec, off + 12, be, &fde->num_fres);
+		err = err ? err : uw_rd8(&sf->sec, off + 16, &fde->info);
+		if (err)
+			return err;
+		fde->rep_size = V1_REP_SIZE;
+		if (sf->version == 2)
+			err = uw_rd8(&sf->sec, off + 17, &fde->rep_size);
+		if (err)
+			return err;
+	}
+
+	err = fde_info(fde, sf->version);
+	if (err)
+		return err;
+	if (fde->num_fres > sf->num_fres)
+		return UW_EBADDATA;
+	if (fde->num_fres && fde->fre_off >= sf->fre_len)
+		return UW_EBADDATA;
+	end = fde->func_start + fde->func_size;
+	if (end < fde->func_start)
+		return UW_EOVERFLOW;
+	return 0;
+}
+
+static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
+
+/*
+ * The fixed part of an FRE: start offset and info byte.  Returns the
+ * offset of its first data word in *words.
+ */
+static int fre_head(const struct uw_span *fs, const struct uw_sframe_fde *fde,
+		    bool be, uint32_t off, uint32_t *start, uint8_t *info,
+		    uint64_t *words)
+{
+	unsigned int asz = 1u << fde->fre_type;	/* 1, 2 or 4 bytes */
+	uint64_t v;
+	int err;
+
+	err = uw_rd(fs, off, asz, be, &v);
+	err = err ? err : uw_rd8(fs, (uint64_t)off + asz, info);
+	if (err)
+		return err;
+	*start = (uint32_t)v;
+	*words = (uint64_t)off + asz + 1;
+	return 0;
+}
+
+static uint32_t fre_data_len(uint8_t info)
+{
+	return ((info >> 1) & 0xf) * (uint32_t)word_sizes[(info >> 5) & 3];
+}
+
+int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
+		  uint32_t *off, struct uw_sframe_fre *fre)
+{
+	struct uw_span fs;
+	uint64_t p, v, next;
+	unsigned int i;
+	int err;
+
+	fre_span(sf, &fs);
+	err = fre_head(&fs, fde, sf->big_endian, *off, &fre->start, &fre->info,
+		       &p);
+	if (err)
+		return err;
+	fre->base_sp = fre->info & 1;
+	fre->nwords = (fre->info >> 1) & 0xf;
+	fre->word_size = word_sizes[(fre->info >> 5) & 3];
+	fre->ra_mangled = fre->info >> 7;
+	if (!fre->word_size)
+		return UW_EBADDATA;
+	for (i = 0; i < fre->nwords; i++) {
+		err = uw_rd(&fs, p, fre->word_size, sf->big_endian, &v);
+		if (err)
+			return err;
+		fre->w[i] = (int32_t)uw_sext(v, fre->word_size);
+		p += fre->word_size;
+	}
+	next = p;
+	if (next > fs.size)
+		return UW_EBOUNDS;
+	fre->next = (uint32_t)next;
+	*off = (uint32_t)next;
+	return 0;
+}
+
+int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
+		       uint32_t *idx, struct uw_sframe_fde *fde)
+{
+	uint32_t lo = 0, hi = sf->num_fdes, mid;
+	uint64_t start;
+	int err;
+
+	/* Last FDE whose start is <= pc; at most 32 rounds. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		err = fde_func_start(sf, mid, &start);
+		if (err)
+			return err;
+		if (start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return UW_ENOENT;
+	err = uw_sframe_fde(sf, lo - 1, fde);
+	if (err)
+		return err;
+	/* A lying SORTED flag can only make us miss, never mis-attribute. */
+	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
+		return UW_ENOENT;
+	if (idx)
+		*idx = lo - 1;
+	return 0;
+}
+
+int uw_sframe_find_fre(const struct uw_sframe *sf,
+		       const struct uw_sframe_fde *fde, uint64_t pc,
+		       struct uw_sframe_fre *fre)
+{
+	struct uw_span fs;
+	uint64_t pc_off, words;
+	uint32_t off = fde->fre_off, found = 0, start, prev = 0, i;
+	uint8_t info;
+	bool have = false;
+	int err;
+
+	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
+		return UW_ENOENT;
+	/* pc_off < func_size, so 32-bit arithmetic (no libgcc division). */
+	pc_off = (uint32_t)(pc - fde->func_start);
+	if (fde->pc_type == UW_SFRAME_PC_MASK)
+		pc_off = (uint32_t)pc_off % fde->rep_size;	/* != 0: checked */
+
+	/* Scan the fixed parts only; decode the data words of the match. */
+	fre_span(sf, &fs);
+	for (i = 0; i < fde->num_fres; i++) {
+		err = fre_head(&fs, fde, sf->big_endian, off, &start, &info,
+			       &words);
+		if (err)
+			return err;
+		if (!word_sizes[(info >> 5) & 3])
+			return UW_EBADDATA;
+		if ((i && start <= prev) || start > fde->func_size)
+			return UW_EBADDATA;
+		if (start > pc_off)
+			break;
+		found = off;
+		have = true;
+		prev = start;
+		words += fre_data_len(info);
+		if (words > fs.size)
+			return UW_EBOUNDS;
+		off = (uint32_t)words;
+	}
+	if (!have)
+		return UW_ENOENT;
+	return uw_sframe_fre(sf, fde, &found, fre);
+}
+
+/* Default-FDE data word for RA/FP: s390x may name a register instead. */
+static int saved_word(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+		      int32_t w, uint8_t dflt_reg, struct uw_rule *r)
+{
+	if (sf->arch == UW_ARCH_S390X) {
+		if (w == 0) {		/* padding: not saved */
+			r->kind = dflt_reg ? UW_RULE_REG : UW_RULE_SAME;
+			r->reg = dflt_reg;
+			return 0;
+		}
+		if (sf->version == 2 && (w & 1)) {
+			r->kind = UW_RULE_REG;
+			r->reg = (uint8_t)((uint32_t)w >> 1);
+			return r->reg < UW_NREGS ? 0 : UW_EBADDATA;
+		}
+	}
+	(void)ai;
+	r->kind = UW_RULE_CFA_OFF;
+	r->off = w;
+	return 0;
+}
+
+/* Where the RA is when the FRE does not say: fixed offset or the LR. */
+static void ra_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+		       struct uw_rule *r)
+{
+	if (sf->fixed_ra) {
+		r->kind = UW_RULE_CFA_OFF;
+		r->off = sf->fixed_ra;
+	} else if (ai->has_lr) {
+		r->kind = UW_RULE_REG;
+		r->reg = ai->ra;
+	} else {
+		r->kind = UW_RULE_UNDEF;
+	}
+}
+
+static void fp_default(const struct uw_sframe *sf, struct uw_rule *r)
+{
+	if (sf->fixed_fp) {
+		r->kind = UW_RULE_CFA_OFF;
+		r->off = sf->fixed_fp;
+	} else {
+		r->kind = UW_RULE_SAME;
+	}
+}
+
+static int row_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+		       const struct uw_sframe_fre *fre, struct uw_row *row)
+{
+	unsigned int n = fre->nwords, i = 1;
+	int err;
+
+	row->cfa.kind = UW_RULE_REG_OFF;
+	row->cfa.reg = fre->base_sp ? ai->sp : ai->fp;
+	row->cfa.off = fre->w[0];
+	if (sf->arch == UW_ARCH_S390X) {
+		int64_t off = (int64_t)fre->w[0] * S390X_CFA_SCALE + S390X_CFA_BIAS;
+
+		if (off > 0x7fffffff || off < -0x7fffffff - 1)
+			return UW_EBADDATA;
+		row->cfa.off = (int32_t)off;
+	}
+
+	if (sf->fixed_ra) {
+		ra_default(sf, ai, &row->ra);
+	} else if (i < n) {
+		err = saved_word(sf, ai, fre->w[i++], ai->has_lr ? ai->ra : 0,
+				 &row->ra);
+		if (err)
+			return err;
+	} else {
+		ra_default(sf, ai, &row->ra);
+	}
+
+	if (sf->fixed_fp) {
+		fp_default(sf, &row->fp);
+	} else if (i < n) {
+		err = saved_word(sf, ai, fre->w[i++], 0, &row->fp);
+		if (err)
+			return err;
+	} else {
+		fp_default(sf, &row->fp);
+	}
+	/* Every data word must have a meaning. */
+	return i == n ? 0 : UW_EBADDATA;
+}
+
+/* One FLEX (control, offset) rule; a zero control word is padding. */
+static int flex_rule(const struct uw_sframe_fre *fre, unsigned int *i,
+		     bool is_cfa, struct uw_rule *r)
+{
+	uint32_t ctrl;
+	unsigned int reg;
+
+	if (*i >= fre->nwords)
+		return 1;		/* absent: caller applies the default */
+	ctrl = (uint32_t)fre->w[*i];
+	if (ctrl == 0 && !is_cfa) {
+		*i += 1;
+		return 1;
+	}
+	if (*i + 1 >= fre->nwords)
+		return UW_EBADDATA;
+	reg = ctrl >> 3;
+	r->off = fre->w[*i + 1];
+	*i += 2;
+	if (!(ctrl & 1)) {
+		/* CFA-based: only meaningful for RA/FP. */
+		if (is_cfa)
+			return UW_EBADDATA;
+		r->kind = UW_RULE_CFA_OFF;
+		return 0;
+	}
+	if (reg >= UW_NREGS)
+		return UW_EBADDATA;
+	r->reg = (uint8_t)reg;
+	if (ctrl & 2)
+		r->kind = UW_RULE_REG_DEREF;
+	else if (r->off == 0 && !is_cfa)
+		r->kind = UW_RULE_REG;
+	else
+		r->kind = UW_RULE_REG_OFF;
+	return 0;
+}
+
+static int row_flex(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+		    const struct uw_sframe_fre *fre, struct uw_row *row)
+{
+	unsigned int i = 0;
+	int ret;
+
+	ret = flex_rule(fre, &i, true, &row->cfa);
+	if (ret)
+		return ret < 0 ? ret : UW_EBADDATA;
+	ret = flex_rule(fre, &i, false, &row->ra);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		ra_default(sf, ai, &row->ra);
+	ret = flex_rule(fre, &i, false, &row->fp);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		fp_default(sf, &row->fp);
+	return i == fre->nwords ? 0 : UW_EBADDATA;
+}
+
+static void row_init(const struct uw_sframe_fde *fde, struct uw_row *row)
+{
+	row->fn_start = fde->func_start;
+	row->fn_size = fde->func_size;
+	row->start = fde->func_start;
+	row->cfa.kind = UW_RULE_UNDEF;
+	row->cfa.reg = 0;
+	row->cfa.off = 0;
+	row->ra = row->cfa;
+	row->fp = row->cfa;
+	row->flags = fde->signal ? UW_ROW_SIGNAL : 0;
+	if (fde->pauth_key_b)
+		row->flags |= UW_ROW_PAUTH_KEY_B;
+}
+
+int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
+		  const struct uw_sframe_fre *fre, struct uw_row *row)
+{
+	struct uw_arch_info ai;
+	int err;
+
+	err = uw_arch_info(sf->arch, &ai);
+	if (err)
+		return err;
+	row_init(fde, row);
+	row->start = fde->func_start + fre->start;
+	if (fre->ra_mangled)
+		row->flags |= UW_ROW_RA_MANGLED;
+
+	/* No data words: RA undefined, the outermost frame (V2 errata, V3). */
+	if (fre->nwords == 0) {
+		if (sf->version == 1)
+			return UW_EBADDATA;
+		row->ra.kind = UW_RULE_UNDEF;
+		row->flags |= UW_ROW_OUTERMOST;
+		return 0;
+	}
+	if (fde->fde_type == UW_SFRAME_FDE_FLEX)
+		return row_flex(sf, &ai, fre, row);
+	return row_default(sf, &ai, fre, row);
+}
+
+int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
+		   struct uw_row *row)
+{
+	struct uw_sframe_fde fde;
+	struct uw_sframe_fre fre;
+	int err;
+
+	err = uw_sframe_find_fde(sf, pc, NULL, &fde);
+	if (err)
+		return err;
+	/* V3: a DEFAULT FDE without FREs marks an outermost function. */
+	if (fde.num_fres == 0 && sf->version == 3 &&
+	    fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
+		row_init(&fde, row);
+		row->flags |= UW_ROW_OUTERMOST;
+		return 0;
+	}
+	err = uw_sframe_find_fre(sf, &fde, pc, &fre);
+	if (err)
+		return err;
+	return uw_sframe_row(sf, &fde, &fre, row);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Bounds-checked, unaligned-safe, endian-aware reads from a table span.
+ *
+ * Every table byte the core looks at goes through these.  A read that
+ * would leave the span returns UW_EBOUNDS and leaves *v untouched; bytes
+ * are assembled one by one, so alignment and host byte order never matter.
+ */
+#ifndef UWIND_LIB_SPAN_H
+#define UWIND_LIB_SPAN_H
+
+#include <uwind/uwind.h>
+
+/* off + len <= size, without overflow. */
+static inline bool uw_span_has(const struct uw_span *s, uint64_t off,
+			       uint64_t len)
+{
+	return off <= s->size && len <= s->size - off;
+}
+
+static inline uint64_t uw_load(const uint8_t *p, unsigned int n, bool be)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (be) {
+		for (i = 0; i < n; i++)
+			v = (v << 8) | p[i];
+	} else {
+		for (i = n; i > 0; i--)
+			v = (v << 8) | p[i - 1];
+	}
+	return v;
+}
+
+/* Unsigned n-byte (1..8) read at off. */
+static inline int uw_rd(const struct uw_span *s, uint64_t off, unsigned int n,
+			bool be, uint64_t *v)
+{
+	if (uw_unlikely(!uw_span_has(s, off, n)))
+		return UW_EBOUNDS;
+	*v = uw_load(s->data + off, n, be);
+	return 0;
+}
+
+static inline int uw_rd8(const struct uw_span *s, uint64_t off, uint8_t *v)
+{
+	if (uw_unlikely(off >= s->size))
+		return UW_EBOUNDS;
+	*v = s->data[off];
+	return 0;
+}
+
+static inline int uw_rd16(const struct uw_span *s, uint64_t off, bool be,
+			  uint16_t *v)
+{
+	uint64_t t;
+	int err = uw_rd(s, off, 2, be, &t);
+
+	if (!err)
+		*v = (uint16_t)t;
+	return err;
+}
+
+static inline int uw_rd32(const struct uw_span *s, uint64_t off, bool be,
+			  uint32_t *v)
+{
+	uint64_t t;
+	int err = uw_rd(s, off, 4, be, &t);
+
+	if (!err)
+		*v = (uint32_t)t;
+	return err;
+}
+
+static inline int uw_rd64(const struct uw_span *s, uint64_t off, bool be,
+			  uint64_t *v)
+{
+	return uw_rd(s, off, 8, be, v);
+}
+
+/* Sign-extend the low n bytes (1..8) of v, without implementation-defined shifts. */
+static inline int64_t uw_sext(uint64_t v, unsigned int n)
+{
+	uint64_t m;
+
+	if (n >= 8)
+		return (int64_t)v;
+	m = (uint64_t)1 << (8 * n - 1);
+	v &= (m << 1) - 1;
+	return (int64_t)(v ^ m) - (int64_t)m;
+}
+
+/* a + b for an address and a signed offset, failing on wrap-around. */
+static inline int uw_add_off(uint64_t a, int64_t b, uint64_t *out)
+{
+	uint64_t r = a + (uint64_t)b;
+
+	if (b >= 0 ? r < a : r > a)
+		return UW_EOVERFLOW;
+	*out = r;
+	return 0;
+}
+
+#endif /* UWIND_LIB_SPAN_H */

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The walker: step a register set from a frame to its caller using the
+ * tables of the module containing the pc, falling back to frame pointers.
+ *
+ * Safety rules every step obeys: program memory is read only through the
+ * caller's accessor; a caller's stack pointer must lie above the callee's
+ * (equal only when the return address came from a register, as in an
+ * AArch64 leaf); register-based rules are trusted only where registers
+ * are really known (the first frame, or a frame restored from a signal
+ * context); the number of steps is bounded by the caller's frame array
+ * and max_depth.
+ */
+#include <uwind/sframe.h>
+#include "span.h"
+#include "walk.h"
+
+int uw_read_word(const struct uw_walk_cfg *cfg, unsigned int size,
+		 uint64_t addr, uint64_t *v)
+{
+	uint8_t buf[8];
+
+	if (size > sizeof(buf) || !cfg->mem.read)
+		return UW_EINVAL;
+	if (cfg->stack_hi &&
+	    (addr < cfg->stack_lo || addr > cfg->stack_hi - size ||
+	     cfg->stack_hi < size))
+		return UW_ESTACK;
+	if (cfg->mem.read(cfg->mem.ctx, addr, buf, size))
+		return UW_EREAD;
+	*v = uw_load(buf, size, cfg->big_endian);
+	return 0;
+}
+
+/* Module whose text holds pc, by binary search over the sorted array. */
+static int find_module(const struct uw_walk_cfg *cfg, uint64_t pc)
+{
+	size_t lo = 0, hi = cfg->nmods, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pc < cfg->mods[mid].start)
+			hi = mid;
+		else if (pc >= cfg->mods[mid].end)
+			lo = mid + 1;
+		else
+			return mid < UW_NO_MODULE ? (int)mid : -1;
+	}
+	return -1;
+}
+
+int uw_module_find_row(const struct uw_module *mod, uint64_t pc,
+		       struct uw_row *row)
+{
+	if (pc < mod->start || pc >= mod->end)
+		return UW_ENOENT;
+	if (mod->sframe)
+		return uw_sframe_find(mod->sframe, pc, row);
+	return UW_ENOENT;
+}
+
+static int reg_value(const struct uw_regs *regs, unsigned int n, uint64_t *v)
+{
+	return uw_reg_get(regs, n, v) ? 0 : UW_EREG;
+}
+
+/* Value of a saved register under rule r; 1 = rule says "unchanged". */
+static int rule_value(const struct uw_walk_cfg *cfg, const struct uw_regs *regs,
+		      unsigned int size, const struct uw_rule *r, uint64_t cfa,
+		      uint64_t *v)
+{
+	uint64_t base, addr;
+	int err;
+
+	switch (r->kind) {
+	case UW_RULE_SAME:
+		return 1;
+	case UW_RULE_CFA_OFF:
+		err = uw_add_off(cfa, r->off, &addr);
+		return err ? err : uw_read_word(cfg, size, addr, v);
+	case UW_RULE_REG:
+		return reg_value(regs, r->reg, v);
+	case UW_RULE_REG_OFF:
+		err = reg_value(regs, r->reg, &base);
+		return err ? err : uw_add_off(base, r->off, v);
+	case UW_RULE_REG_DEREF:
+		err = reg_value(regs, r->reg, &base);
+		err = err ? err : uw_add_off(base, r->off, &addr);
+		return err ? err : uw_read_word(cfg, size, addr, v);
+	default:
+		return UW_EBADDATA;
+	}
+}
+
+static int row_cfa(const struct uw_walk_cfg *cfg, const struct uw_regs *regs,
+		   unsigned int size, const struct uw_rule *r, uint64_t *cfa)
+{
+	if (r->kind != UW_RULE_REG_OFF && r->kind != UW_RULE_REG_DEREF)
+		return UW_EBADDATA;
+	return rule_value(cfg, regs, size, r, 0, cfa);
+}
+
+static int stop_for(int err)
+{
+	switch (err) {
+	case UW_EREAD:
+	case UW_ESTACK:
+		return UW_STOP_READ_FAULT;
+	case UW_ENOPROGRESS:
+	case UW_EALIGN:
+		return UW_STOP_NO_PROGRESS;
+	case UW_EDEPTH:
+		return UW_STOP_DEPTH;
+	case UW_ENOENT:
+	case UW_EREG:
+	case UW_EARCH:
+		return UW_STOP_NO_INFO;
+	default:
+		return UW_STOP_BAD_DATA;
+	}
+}
+
+/* s390x's CFA sits 160 bytes above the caller's stack pointer. */
+static int64_t sp_from_cfa(enum uw_arch arch)
+{
+	return arch == UW_ARCH_S390X ? -160 : 0;
+}
+
+/*
+ * Install the caller: pc, sp and fp known, every other register unknown
+ * (a table row says nothing about them).
+ */
+static void set_caller(struct uw_cursor *cur, const struct uw_arch_info *ai,
+		       uint64_t pc, uint64_t sp, uint64_t fp, bool fp_known)
+{
+	cur->regs.valid = 0;
+	uw_reg_set(&cur->regs, ai->pc, pc);
+	uw_reg_set(&cur->regs, ai->sp, sp);
+	if (fp_known)
+		uw_reg_set(&cur->regs, ai->fp, fp);
+}
+
+/* Apply one unwind row: 1 stepped, 0 outermost, <0 error. */
+static int uw_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		 const struct uw_arch_info *ai, const struct uw_row *row,
+		 bool *ra_in_reg, uint64_t *new_sp)
+{
+	uint64_t cfa, ra, fp = 0, sp;
+	bool fp_known;
+	int ret;
+
+	if ((row->flags & UW_ROW_OUTERMOST) || row->ra.kind == UW_RULE_UNDEF)
+		return 0;
+	ret = row_cfa(cfg, &cur->regs, ai->ptr_size, &row->cfa, &cfa);
+	if (ret)
+		return ret;
+	ret = rule_value(cfg, &cur->regs, ai->ptr_size, &row->ra, cfa, &ra);
+	if (ret == 1)
+		ret = reg_value(&cur->regs, ai->ra, &ra);
+	if (ret)
+		return ret;
+	if ((row->flags & UW_ROW_RA_MANGLED) && cfg->arch == UW_ARCH_AARCH64)
+		ra &= ~cfg->pac_mask;
+	ret = rule_value(cfg, &cur->regs, ai->ptr_size, &row->fp, cfa, &fp);
+	if (ret < 0)
+		return ret;
+	fp_known = ret == 0 || uw_reg_get(&cur->regs, ai->fp, &fp);
+	ret = uw_add_off(cfa, sp_from_cfa(cfg->arch), &sp);
+	if (ret)
+		return ret;
+	*ra_in_reg = row->ra.kind == UW_RULE_REG ||
+		     row->ra.kind == UW_RULE_SAME;
+	*new_sp = sp;
+	cur->cfa = cfa;
+	set_caller(cur, ai, ra, sp, fp, fp_known);
+	return 1;
+}
+
+/* Frame-pointer rule: [fp] = caller's fp, [fp + word] = return address. */
+static int fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		   const struct uw_arch_info *ai, uint64_t *new_sp)
+{
+	unsigned int w = ai->ptr_size;
+	uint64_t fp, ra, caller_fp;
+	int err;
+
+	if (cfg->arch != UW_ARCH_X86_64 && cfg->arch != UW_ARCH_AARCH64 &&
+	    cfg->arch != UW_ARCH_X86)
+		return UW_EARCH;
+	if (!uw_reg_get(&cur->regs, ai->fp, &fp))
+		return UW_EREG;
+	if (fp == 0)
+		return 0;		/* chain ends */
+	if (fp & (w - 1))
+		return UW_EALIGN;
+	err = uw_read_word(cfg, w, fp, &caller_fp);
+	err = err ? err : uw_read_word(cfg, w, fp + w, &ra);
+	if (err)
+		return err;
+	if (fp > UINT64_MAX - 2 * w)
+		return UW_EOVERFLOW;
+	cur->cfa = fp + 2 * w;
+	*new_sp = cur->cfa;
+	set_caller(cur, ai, ra, cur->cfa, caller_fp, true);
+	return 1;
+}
+
+int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		   const struct uw_regs *regs)
+{
+	struct uw_arch_info ai;
+	uint64_t pc;
+	int err, m;
+
+	if (!cur || !cfg || !regs)
+		return UW_EINVAL;
+	err = uw_arch_info(cfg->arch, &ai);
+	if (err)
+		return err;
+	uw_regs_copy(&cur->regs, regs);
+	if (!uw_reg_get(regs, ai.pc, &pc) || !uw_reg_get(regs, ai.sp, &pc))
+		return UW_EREG;
+	uw_reg_get(regs, ai.pc, &pc);
+	cur->cfa = 0;
+	cur->depth = 0;
+	cur->flags = 0;
+	cur->source = UW_SRC_NONE;
+	cur->stop = UW_STOP_NONE;
+	m = find_module(cfg, pc);
+	cur->module = m < 0 ? UW_NO_MODULE : (uint16_t)m;
+	return 0;
+}
+
+static int end_walk(struct uw_cursor *cur, int stop, int ret)
+{
+	cur->stop = (uint8_t)stop;
+	return ret;
+}
+
+/* Try the tables of pc's module: 1 stepped, 0 outermost, <0 error. */
+static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		      const struct uw_arch_info *ai, uint64_t lookup,
+		      bool *ra_in_reg, uint64_t *new_sp)
+{
+	struct uw_row row;
+	int m, err;
+
+	m = find_module(cfg, lookup);
+	if (m < 0)
+		return UW_ENOENT;
+	err = uw_module_find_row(&cfg->mods[m], lookup, &row);
+	if (err)
+		return err;
+	cur->source = UW_SRC_SFRAME;
+	return uw_apply_row(cur, cfg, ai, &row, ra_in_reg, new_sp);
+}
+
+int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
+{
+	struct uw_arch_info ai;
+	uint64_t pc, sp, new_sp = 0, lookup;
+	bool ra_in_reg = false, exact;
+	int ret, m;
+
+	if (cur->stop != UW_STOP_NONE)
+		return 0;
+	ret = uw_arch_info(cfg->arch, &ai);
+	if (ret)
+		return end_walk(cur, UW_STOP_BAD_DATA, ret);
+	if (cfg->max_depth && cur->depth + 1 >= cfg->max_depth)
+		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
+	if (!uw_reg_get(&cur->regs, ai.pc, &pc) ||
+	    !uw_reg_get(&cur->regs, ai.sp, &sp))
+		return end_walk(cur, UW_STOP_NO_INFO, UW_EREG);
+
+	exact = cur->depth == 0 || (cur->flags & UW_FRAME_SIGNAL);
+	cur->flags = 0;
+
+	/* A kernel signal frame: the interrupted registers are all on the stack. */
+	if (!(cfg->flags & UW_WALK_NO_SIGFRAME)) {
+		ret = uw_sigframe_step(cur, cfg, &ai, pc, sp);
+		if (ret < 0)
+			return end_walk(cur, stop_for(ret), ret);
+		if (ret > 0) {
+			cur->source = UW_SRC_SIGFRAME;
+			cur->flags = UW_FRAME_SIGNAL;
+			goto stepped;
+		}
+	}
+
+	lookup = exact || pc == 0 ? pc : pc - 1;
+	ret = table_step(cur, cfg, &ai, lookup, &ra_in_reg, &new_sp);
+	if (ret == 0)
+		return end_walk(cur, UW_STOP_OUTERMOST, 0);
+	if (ret == UW_ENOENT && !(cfg->flags & UW_WALK_NO_FP)) {
+		cur->source = UW_SRC_FP;
+		ret = fp_step(cur, cfg, &ai, &new_sp);
+		if (ret == 0)
+			return end_walk(cur, UW_STOP_END, 0);
+	}
+	if (ret < 0)
+		return end_walk(cur, stop_for(ret), ret);
+
+	/* Progress: the caller's frame lies above ours. */
+	if (new_sp < sp || (new_sp == sp && !ra_in_reg))
+		return end_walk(cur, UW_STOP_NO_PROGRESS, UW_ENOPROGRESS);
+	if (new_sp & (ai.ptr_size - 1))
+		return end_walk(cur, UW_STOP_NO_PROGRESS, UW_EALIGN);
+
+stepped:
+	cur->depth++;
+	uw_reg_get(&cur->regs, ai.pc, &pc);
+	if (pc == 0)
+		return end_walk(cur, UW_STOP_END, 0);
+	m = find_module(cfg, (cur->flags & UW_FRAME_SIGNAL) ? pc : pc - 1);
+	cur->module = m < 0 ? UW_NO_MODULE : (uint16_t)m;
+	return 1;
+}
+
+static void record(struct uw_frame *f, const struct uw_cursor *cur,
+		   const struct uw_arch_info *ai)
+{
+	f->pc = cur->regs.r[ai->pc];
+	f->sp = cur->regs.r[ai->sp];
+	f->cfa = 0;
+	f->source = UW_SRC_NONE;
+	f->flags = cur->flags;
+	f->module = cur->module;
+}
+
+size_t uw_walk(const struct uw_walk_cfg *cfg, const struct uw_regs *regs,
+	       struct uw_frame *frames, size_t max, struct uw_walk_result *res)
+{
+	struct uw_cursor cur;
+	struct uw_arch_info ai;
+	size_t n = 0;
+	int ret;
+
+	res->nframes = 0;
+	res->stop = UW_STOP_NONE;
+	res->err = 0;
+	ret = uw_cursor_init(&cur, cfg, regs);
+	if (ret || !frames || max == 0) {
+		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
+		res->err = ret ? ret : UW_EDEPTH;
+		return 0;
+	}
+	uw_arch_info(cfg->arch, &ai);
+	record(&frames[n++], &cur, &ai);
+	for (;;) {
+		if (n >= max) {
+			res->stop = UW_STOP_DEPTH;
+			res->err = UW_EDEPTH;
+			break;
+		}
+		ret = uw_step(&cur, cfg);
+		/* The rule just used (or tried) belongs to the previous frame. */
+		frames[n - 1].source = ret > 0 ? cur.source : UW_SRC_NONE;
+		frames[n - 1].cfa = ret > 0 ? cur.cfa : 0;
+		if (ret <= 0) {
+			res->stop = cur.stop;
+			res->err = ret;
+			break;
+		}
+		record(&frames[n++], &cur, &ai);
+	}
+	res->nframes = n;
+	return n;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* Walker internals shared between walk.c and the per-arch helpers. */
+#ifndef UWIND_LIB_WALK_H
+#define UWIND_LIB_WALK_H
+
+#include <uwind/uwind.h>
+
+/* Read one size-byte word of program memory, in the program's byte order. */
+int uw_read_word(const struct uw_walk_cfg *cfg, unsigned int size,
+		 uint64_t addr, uint64_t *v);
+
+/* Copy a register set without a struct assignment (no memcpy call). */
+static inline void uw_regs_copy(struct uw_regs *dst, const struct uw_regs *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < UW_NREGS; i++)
+		dst->r[i] = src->r[i];
+	dst->valid = src->valid;
+}
+
+/*
+ * If pc is a Linux sigreturn trampoline, restore the interrupted
+ * registers from the signal frame at sp: 1 restored, 0 not a trampoline,
+ * <0 error.
+ */
+int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		     const struct uw_arch_info *ai, uint64_t pc, uint64_t sp);
+
+#endif /* UWIND_LIB_WALK_H */

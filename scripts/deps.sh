@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Install the Debian packages uwind's build, tests and demo need.
+# Idempotent: packages already installed are not touched, and apt-get is
+# only run when something is missing.  Nothing is fetched from anywhere
+# but the Debian archive.
+set -eu
+
+PKGS="
+make gcc libc6-dev
+clang-14 llvm-14 libclang-rt-14-dev
+libelf-dev libdw-dev elfutils
+gdb gdb-multiarch valgrind
+binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+gcc-arm-none-eabi libnewlib-arm-none-eabi
+qemu-user
+"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing:$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+# An update is needed on a fresh machine; retry once on a transient failure.
+$SUDO apt-get update -qq || $SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Run each argument as a test command that prints TAP (kselftest style),
+# echo its output, and count ok / not ok / skip lines over all of them.
+# A command that exits non-zero without reporting a failure, or prints no
+# test line at all, counts as one failure.  Last line:
+#   N passed, N failed, N skipped
+set -u
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for t in "$@"; do
+	echo "# ==== $t"
+	sh -c "$t" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
+	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
+	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $t exited with status $rc"
+		f=1
+	elif [ $((p + s + f)) -eq 0 ]; then
+		echo "not ok - $t reported no test"
+		f=1
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	echo "# $t: $p passed, $f failed, $s skipped"
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

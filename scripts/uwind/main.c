@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * uwind: dump, look up and use unwind tables from the command line.
+ *
+ *   uwind dump FILE | --sframe RAW --vaddr ADDR
+ *   uwind lookup FILE ADDR... | --sframe RAW --vaddr ADDR ADDR...
+ *   uwind stack --core CORE [--exe FILE] | -p PID
+ */
+#include <stdio.h>
+#include <string.h>
+#include "uwind.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: uwind dump FILE\n"
+	      "       uwind dump --sframe RAW --vaddr ADDR\n"
+	      "       uwind lookup FILE ADDR...\n"
+	      "       uwind lookup --sframe RAW --vaddr ADDR ADDR...\n"
+	      "       uwind stack --core CORE [--exe FILE]\n"
+	      "       uwind stack -p PID\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "lookup"))
+		return cmd_lookup(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stack"))
+		return cmd_stack(argc - 1, argv + 1);
+	fprintf(stderr, "uwind: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* The uwind host tool: shared declarations. */
+#ifndef UWIND_TOOL_H
+#define UWIND_TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <uwind/uwind.h>
+#include <uwind/sframe.h>
+
+/* A table section loaded from an ELF file or a raw dump. */
+struct tool_table {
+	struct uw_span span;
+	void *owned;		/* heap copy to free, or NULL */
+	const char *name;	/* section name */
+};
+
+/* Load the .sframe of an ELF file (section, else PT_GNU_SFRAME). */
+int tool_load_elf_sframe(const char *path, struct tool_table *t);
+/* Load a raw section file placed at vaddr. */
+int tool_load_raw(const char *path, uint64_t vaddr, struct tool_table *t);
+void tool_table_free(struct tool_table *t);
+
+/* Print a rule in the lookup line syntax. */
+void tool_print_cfa(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
+void tool_print_rule(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
+
+int cmd_dump(int argc, char **argv);
+int cmd_lookup(int argc, char **argv);
+int cmd_stack(int argc, char **argv);
+
+/* Common option parsing for --sframe RAW --vaddr ADDR or FILE. */
+struct table_opts {
+	const char *raw;
+	const char *vaddr;
+	const char *file;
+};
+int parse_u64(const char *s, uint64_t *v);
+int load_table_opts(const struct table_opts *o, struct tool_table *t);
+
+#endif
