@@ -462,7 +462,10 @@ static int flex_rule(const struct uw_sframe_fre *fre, unsigned int *i,
 
 	if (*i >= fre->nwords)
 		return 1;		/* absent: caller applies the default */
+	/* Control words are unsigned data: undo the sign extension. */
 	ctrl = (uint32_t)fre->w[*i];
+	if (fre->word_size < 4)
+		ctrl &= (1u << (8 * fre->word_size)) - 1;
 	if (ctrl == 0 && !is_cfa) {
 		*i += 1;
 		return 1;
@@ -500,6 +503,15 @@ static int row_flex(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 	ret = flex_rule(fre, &i, true, &row->cfa);
 	if (ret)
 		return ret < 0 ? ret : UW_EBADDATA;
+	/* s390x scales the CFA offset in FLEX FDEs too (gas, libsframe). */
+	if (sf->arch == UW_ARCH_S390X) {
+		int64_t off = (int64_t)row->cfa.off * S390X_CFA_SCALE +
+			      S390X_CFA_BIAS;
+
+		if (off > 0x7fffffff || off < -0x7fffffff - 1)
+			return UW_EBADDATA;
+		row->cfa.off = (int32_t)off;
+	}
 	ret = flex_rule(fre, &i, false, &row->ra);
 	if (ret < 0)
 		return ret;

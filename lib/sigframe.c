@@ -44,7 +44,8 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 	uint8_t buf[16];
 	unsigned int i;
 
-	if (n > sizeof(buf) || cfg->mem.read(cfg->mem.ctx, pc, buf, n))
+	if (n > sizeof(buf) || !cfg->mem.read ||
+	    cfg->mem.read(cfg->mem.ctx, pc, buf, n))
 		return false;
 	for (i = 0; i < n; i++)
 		if (buf[i] != want[i])
@@ -52,42 +53,52 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 	return true;
 }
 
+/*
+ * Restoring goes straight into the cursor (a struct uw_regs on the stack
+ * would cost 280 bytes, over the core's stack budget): pass 0 only checks
+ * that every slot reads, pass 1 installs them.  Should the memory change
+ * between the passes, the error leaves only the restored registers valid.
+ */
 static int restore_x86_64(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			  uint64_t sp)
 {
-	struct uw_regs regs;
 	uint64_t v;
-	unsigned int i;
+	unsigned int i, pass;
 	int err;
 
-	regs.valid = 0;
-	for (i = 0; i < sizeof(x86_64_greg_dwarf); i++) {
-		err = uw_read_word(cfg, 8, sp + X86_64_MCTX + 8 * i, &v);
-		if (err)
-			return err;
-		uw_reg_set(&regs, x86_64_greg_dwarf[i], v);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			cur->regs.valid = 0;
+		for (i = 0; i < sizeof(x86_64_greg_dwarf); i++) {
+			err = uw_read_word(cfg, 8, sp + X86_64_MCTX + 8 * i, &v);
+			if (err)
+				return err;
+			if (pass)
+				uw_reg_set(&cur->regs, x86_64_greg_dwarf[i], v);
+		}
 	}
-	uw_regs_copy(&cur->regs, &regs);
 	return 1;
 }
 
 static int restore_aarch64(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			   uint64_t sp)
 {
-	struct uw_regs regs;
 	uint64_t v;
-	unsigned int i;
+	unsigned int i, pass;
 	int err;
 
-	regs.valid = 0;
-	/* x0..x30, then sp and pc: DWARF 0..32 in order. */
-	for (i = 0; i <= UW_AARCH64_PC; i++) {
-		err = uw_read_word(cfg, 8, sp + AARCH64_REGS + 8 * i, &v);
-		if (err)
-			return err;
-		uw_reg_set(&regs, i, v);
+	/* x0..x30, then sp and pc: DWARF 0..32 in order.  Two passes as above. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			cur->regs.valid = 0;
+		for (i = 0; i <= UW_AARCH64_PC; i++) {
+			err = uw_read_word(cfg, 8, sp + AARCH64_REGS + 8 * i, &v);
+			if (err)
+				return err;
+			if (pass)
+				uw_reg_set(&cur->regs, i, v);
+		}
 	}
-	uw_regs_copy(&cur->regs, &regs);
 	return 1;
 }
 

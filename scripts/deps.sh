@@ -13,8 +13,11 @@ clang-14 llvm-14 libclang-rt-14-dev
 libelf-dev libdw-dev elfutils
 gdb gdb-multiarch valgrind
 binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-gcc-arm-none-eabi libnewlib-arm-none-eabi
+gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
 qemu-user
+linux-image-amd64 linux-headers-amd64 linux-perf
+busybox-static qemu-system-x86 cpio kmod
+xz-utils zstd lz4 bzip2 gzip
 "
 
 missing=""

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # Run each argument as a test command that prints TAP (kselftest style),
+# after turning its commas into spaces (make splits TESTS on spaces, so
+# "sh,selftests/x/t.sh,arg" stands for "sh selftests/x/t.sh arg"),
 # echo its output, and count ok / not ok / skip lines over all of them.
 # A command that exits non-zero without reporting a failure, or prints no
 # test line at all, counts as one failure.  Last line:
@@ -11,6 +13,7 @@ pass=0 fail=0 skip=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for t in "$@"; do
+	t=$(printf '%s' "$t" | tr ',' ' ')
 	echo "# ==== $t"
 	sh -c "$t" >"$log" 2>&1
 	rc=$?

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# qemu-kernel.sh -i INITRAMFS [-k VMLINUX] [-a ARGS] [-T SECONDS] [-l LOG] [-q]
+#
+# Boot the installed Debian kernel (uncompressed vmlinux, extracted by
+# scripts/extract-vmlinux.sh when -k is not given) with qemu-system-x86_64
+# and an initramfs from scripts/mkinitramfs.sh.  The serial console is
+# captured in LOG (default $O/kernel/serial.log) and printed afterwards
+# unless -q.  -a appends to the kernel command line (e.g. uwind_test=PATH).
+#
+# Accelerator: TCG unless KVM works.  UWIND_KVM=1 forces KVM, UWIND_KVM=0
+# forces TCG; unset, a quick probe (cached in $O/kernel/kvm-probe) boots
+# the kernel under KVM for a few seconds and keeps KVM only if the kernel
+# prints its banner.  Where /dev/kvm exists but cannot run the kernel (as
+# on these machines) the probe fails once and TCG is used from then on.
+#
+# Prints the boot time (guest uptime when /init started, host wall time)
+# on stderr.  Exit status: the guest test's status when it reported one
+# ("UWIND-EXIT N"), 124 on timeout, 125 when the guest ended without one.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${O:-build}
+initrd="" vmlinux="" extra="" tmo=${UWIND_QEMU_TIMEOUT:-300} log="" quiet=0
+while getopts i:k:a:T:l:q opt; do
+	case $opt in
+	i) initrd=$OPTARG ;;
+	k) vmlinux=$OPTARG ;;
+	a) extra=$OPTARG ;;
+	T) tmo=$OPTARG ;;
+	l) log=$OPTARG ;;
+	q) quiet=1 ;;
+	*) sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2 ;;
+	esac
+done
+[ -n "$initrd" ] || { echo "qemu-kernel: -i INITRAMFS is required" >&2; exit 2; }
+[ -n "$vmlinux" ] || vmlinux=$(O=$O sh "$top/scripts/extract-vmlinux.sh")
+[ -n "$log" ] || log=$O/kernel/serial.log
+mkdir -p "$O/kernel" "$(dirname "$log")"
+command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+	{ echo "qemu-kernel: qemu-system-x86_64 missing (make deps)" >&2; exit 2; }
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# Does KVM boot this kernel?  Boot it without an initramfs, and watch the
+# serial port for the kernel's banner for a few seconds.
+kvm_probe()
+{
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	plog=$O/kernel/kvm-probe.log
+	: > "$plog"
+	qemu-system-x86_64 -enable-kvm -cpu host -display none -no-reboot \
+		-m 256M -nic none -monitor none -serial "file:$plog" \
+		-kernel "$vmlinux" \
+		-append "console=ttyS0 earlyprintk=ttyS0 panic=-1" \
+		</dev/null >/dev/null 2>&1 &
+	ppid_=$!
+	ok=1 n=0
+	while [ $n -lt "${UWIND_KVM_PROBE_TICKS:-25}" ]; do
+		if grep -aq 'Linux version' "$plog" 2>/dev/null; then
+			ok=0
+			break
+		fi
+		kill -0 "$ppid_" 2>/dev/null || break
+		sleep 0.2
+		n=$((n + 1))
+	done
+	kill "$ppid_" 2>/dev/null || :
+	wait "$ppid_" 2>/dev/null || :
+	return $ok
+}
+
+case ${UWIND_KVM:-} in
+1) accel=kvm ;;
+0) accel=tcg ;;
+*)
+	cache=$O/kernel/kvm-probe
+	if [ ! -f "$cache" ]; then
+		if kvm_probe; then echo yes; else echo no; fi > "$cache"
+	fi
+	if [ "$(cat "$cache")" = yes ]; then accel=kvm; else accel=tcg; fi
+	;;
+esac
+if [ $accel = kvm ]; then
+	accel_args="-enable-kvm -cpu host"
+else
+	accel_args="-accel tcg"
+fi
+
+t0=$(now)
+rc=0
+# shellcheck disable=SC2086
+timeout -k 5 "$tmo" qemu-system-x86_64 $accel_args -nographic -no-reboot \
+	-m 1G -smp 2 -nic none -kernel "$vmlinux" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 quiet $extra" \
+	</dev/null >"$log" 2>&1 || rc=$?
+t1=$(now)
+
+[ "$quiet" -eq 1 ] || tr -d '\r' < "$log"
+
+init_up=$(sed -n 's/.*UWIND-INIT \([0-9.]*\).*/\1/p' "$log" | head -n 1)
+exit_line=$(grep -a 'UWIND-EXIT ' "$log" | tail -n 1 | tr -d '\r' || :)
+echo "qemu-kernel: $accel: /init at ${init_up:-?} s guest uptime," \
+	"test done at $(echo "$exit_line" | awk '{ print $3 }') s," \
+	"$(elapsed "$t0" "$t1") s wall" >&2
+
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "qemu-kernel: timed out after $tmo s" >&2
+	exit 124
+fi
+if [ -z "$exit_line" ]; then
+	echo "qemu-kernel: the guest ended without reporting (qemu status $rc)" >&2
+	exit 125
+fi
+exit "$(echo "$exit_line" | sed 's/.*UWIND-EXIT \([0-9]*\).*/\1/')"

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Run the SFrame fuzz target: first every seed once, then about
+# FUZZ_TIME (30) seconds of fuzzing in one process, starting from a
+# scratch copy of the seed corpus.  Any crash, sanitizer report, timeout
+# or failed property is a failure; the reproducer is printed in hex with
+# the command that replays it.
+#
+# Usage: run.sh FUZZDIR   (holds fuzz_sframe and corpus/, from make)
+set -u
+
+dir=${1:-build/selftests/fuzz}
+bin=$dir/fuzz_sframe
+time=${FUZZ_TIME:-30}
+work=$dir/work
+art=$dir/artifacts/
+log=$dir/fuzz.log
+
+echo "TAP version 13"
+echo "1..2"
+
+if [ ! -x "$bin" ] || [ ! -d "$dir/corpus" ]; then
+	echo "not ok 1 - fuzz_sframe replays the seed corpus # $bin or corpus missing (make build-all)"
+	echo "not ok 2 - fuzz_sframe ${time}s without findings # not built"
+	exit 0
+fi
+
+report() {
+	# From the first report line (sanitizer, failed check, signal,
+	# timeout) on; else the end of the log.
+	first=$(grep -nE 'ERROR: |runtime error|check failed|deadly signal|ALARM|out-of-memory' \
+		"$log" | head -1 | cut -d: -f1)
+	if [ -n "$first" ]; then
+		sed -n "$first,\$p" "$log" | head -60 | sed 's/^/# /'
+	else
+		tail -40 "$log" | sed 's/^/# /'
+	fi
+	for f in "$art"*; do
+		[ -f "$f" ] || continue
+		echo "# reproducer $f ($(wc -c <"$f") bytes), replay with: $bin $f"
+		od -An -tx1 -v "$f" | head -64 | sed 's/^/#  /'
+	done
+}
+
+rm -rf "$work" "$art"
+mkdir -p "$work" "$art"
+cp "$dir"/corpus/* "$work"/
+nseeds=$(ls "$work" | wc -l)
+
+# 1: each seed once
+# shellcheck disable=SC2046
+if "$bin" -artifact_prefix="$art" $(ls "$work"/* | sort) >"$log" 2>&1 &&
+	[ "$nseeds" -gt 0 ]; then
+	echo "ok 1 - fuzz_sframe replays $nseeds seeds cleanly"
+else
+	report
+	echo "not ok 1 - fuzz_sframe replays $nseeds seeds cleanly"
+fi
+
+# 2: fuzz
+rm -rf "$art"
+mkdir -p "$art"
+if "$bin" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
+	-max_len=4096 -print_final_stats=1 -artifact_prefix="$art" \
+	"$work" >"$log" 2>&1 && [ -z "$(ls "$art")" ]; then
+	grep -E '^stat::(number_of_executed_units|new_units_added)|cov:' "$log" |
+		tail -3 | sed 's/^/# /'
+	echo "ok 2 - fuzz_sframe ${time}s from $nseeds seeds without findings"
+else
+	report
+	echo "not ok 2 - fuzz_sframe ${time}s from $nseeds seeds without findings"
+fi

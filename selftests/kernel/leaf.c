@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * leaf: spend its time in a leaf function at the end of a known call chain
+ * (main -> a -> b -> c), for perf to sample.  Usage: leaf [MILLISECONDS]
+ * (default 1000).  Built statically so the guest needs no libraries; how
+ * it is built (frame pointers or not, SFrame or not) is the caller's
+ * choice.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static volatile unsigned long sink;
+
+static unsigned long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The counter lives on the stack: GCC gives a leaf function that touches no
+ * stack no frame at all, even with -fno-omit-frame-pointer, and then the
+ * frame-pointer chain skips b().  With it, -fno-omit-frame-pointer builds
+ * give the full chain.
+ */
+__attribute__((noinline)) void c(void)
+{
+	volatile unsigned long i;
+
+	for (i = 0; i < 100000; i++)
+		sink += i;
+}
+
+__attribute__((noinline)) void b(void)
+{
+	c();
+	sink++;
+}
+
+__attribute__((noinline)) void a(void)
+{
+	b();
+	sink++;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long ms = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
+	unsigned long end = now_ms() + ms, calls = 0;
+
+	while (now_ms() < end) {
+		a();
+		calls++;
+	}
+	printf("leaf: %lu calls of a()\n", calls);
+	return 0;
+}

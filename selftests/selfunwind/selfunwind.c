@@ -1,0 +1,928 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Self-unwinding test: the program runs a known call chain, captures its
+ * registers deep inside it and walks its own stack with the uwind core,
+ * using the program's own SFrame table (PT_GNU_SFRAME).  Built for x86-64
+ * (run natively) and AArch64 (run under qemu-aarch64).
+ *
+ * The chain: main -> sw_big_frame (a 50000-byte local array) -> sw_alloca
+ * -> [sw_fp_mid, separate object without SFrame, frame pointers]
+ * -> sw_recurse x3 -> sw_dispatch -(function pointer)-> leaf.
+ *
+ * Scenarios:
+ *  plain   registers captured by inline asm in a frameless leaf (on
+ *          AArch64 the return address is still in x30); the leaf also
+ *          copies the live stack, and the walk reads that snapshot.
+ *  fp-mid  the same with sw_fp_mid in the chain: that one frame must be
+ *          crossed by the frame-pointer fallback, the rest by SFrame.
+ *          Its caller is sw_alloca on purpose: on AArch64 a frame record
+ *          does not tell where the caller's sp was (the fallback can only
+ *          say fp + 16), so only a caller whose CFA is frame-pointer
+ *          based, as alloca forces, can be resumed exactly with SFrame.
+ *  segv    the leaf loads from a bad address; the SIGSEGV handler
+ *          captures its own registers and walks the live stack through
+ *          the kernel signal frame back into the leaf (exact pc) and on.
+ *  signal  the leaf sends itself SIGUSR1 with a raw tgkill system call
+ *          (no libc call, so it stays a leaf); the handler walks as above
+ *          and returns normally.
+ *
+ * "--no-signals" reports the two signal scenarios as skipped.
+ *
+ * The oracle for frame names is the ELF symbol table of /proc/self/exe
+ * (function start and size as the linker wrote them); for the
+ * trampoline frame it is the handler's own return address, and for the
+ * interrupted frame the pc/sp the kernel passed in the ucontext.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <uwind/uwind.h>
+#include <uwind/sframe.h>
+
+#if defined(__x86_64__)
+#define SW_ARCH		UW_ARCH_X86_64
+#define SW_ARCH_NAME	"x86_64"
+#elif defined(__aarch64__)
+#define SW_ARCH		UW_ARCH_AARCH64
+#define SW_ARCH_NAME	"aarch64"
+#else
+#error "selfunwind: x86-64 or AArch64 only"
+#endif
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554
+#endif
+
+#define NOINL		__attribute__((noinline, noclone))
+#define NOSAN		__attribute__((no_sanitize_address, no_sanitize_undefined))
+/* Keep a value live in a register across a point: no folding, no tail call. */
+#define OPAQUE(v)	__asm__ volatile("" : "+r"(v) : : "memory")
+
+#define RECURSE_LEVELS	3	/* sw_recurse frames on the stack */
+#define BIG_FRAME	50000	/* needs 4-byte SFrame offsets */
+#define MAX_FRAMES	64
+
+long sw_recurse(int n, long x);
+long sw_fp_mid(int n, long x);	/* fpmid.c: no SFrame, frame pointers */
+
+/* ---- state shared by the chain, the handler and the checks ---- */
+
+static long (*volatile g_end)(long);	/* what sw_dispatch calls */
+static volatile int g_via_fp_mid;
+static volatile int g_alloca_len = 200;
+static volatile long g_end_arg;		/* what it passes */
+#define BAD_ADDR	16			/* unmapped: sw_fault's target */
+static volatile long g_pid, g_tid;
+
+/* Registers and stack snapshot taken by sw_leaf. */
+static struct uw_regs g_leaf_regs;
+static uint64_t g_stack_hi;		/* top of the stack mapping */
+static uint64_t g_snap_lo, g_snap_len;
+#define SNAP_WORDS	(1u << 17)	/* 1 MiB */
+static uint64_t g_snap[SNAP_WORDS];
+
+/* What the signal handler saw and found. */
+static sigjmp_buf g_jmp;
+static volatile int g_handler_ran;
+static uint64_t g_tramp;		/* the handler's return address */
+static uint64_t g_uc_pc, g_uc_sp;	/* interrupted pc/sp from the ucontext */
+
+/* The program's own table and text. */
+static struct uw_sframe g_sframe;
+static struct uw_module g_mod;
+static int g_sframe_err = UW_ENOENT;
+static uint64_t g_bias;
+
+/* ---- memory accessor: readable mappings, and an optional snapshot ---- */
+
+struct map_ent {
+	uint64_t lo, hi;
+};
+
+#define MAX_MAPS	2048
+struct mem_ctx {
+	const uint8_t *snap;
+	uint64_t snap_lo, snap_hi;
+	struct map_ent maps[MAX_MAPS];
+	size_t nmaps;
+	size_t nreads, nfails;
+};
+
+static struct mem_ctx g_mem;
+static char g_maps_buf[1 << 18];
+
+static uint64_t parse_hex(const char **pp)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+
+	for (;; p++) {
+		if (*p >= '0' && *p <= '9')
+			v = v * 16 + (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			v = v * 16 + (uint64_t)(*p - 'a' + 10);
+		else
+			break;
+	}
+	*pp = p;
+	return v;
+}
+
+/*
+ * Readable mappings of this process from /proc/self/maps (qemu-user
+ * emulates the file with guest addresses).  Only open/read/close: this
+ * runs inside signal handlers.
+ */
+static int load_maps(struct mem_ctx *m)
+{
+	size_t len = 0;
+	const char *p, *end, *line;
+	bool readable;
+	ssize_t r;
+	int fd;
+
+	m->nmaps = 0;
+	fd = open("/proc/self/maps", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(g_maps_buf) - 1) {
+		r = read(fd, g_maps_buf + len, sizeof(g_maps_buf) - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	g_maps_buf[len] = 0;
+	for (p = g_maps_buf, end = g_maps_buf + len; p < end;) {
+		uint64_t lo, hi;
+
+		lo = parse_hex(&p);
+		if (*p++ != '-')
+			return -1;
+		hi = parse_hex(&p);
+		if (*p++ != ' ')
+			return -1;
+		readable = *p == 'r';
+		for (line = p; p < end && *p != '\n'; p++)
+			;
+		/* Some [vvar] pages raise SIGBUS although mapped readable. */
+		if (readable && m->nmaps < MAX_MAPS &&
+		    !memmem(line, (size_t)(p - line), "[vvar", 5)) {
+			m->maps[m->nmaps].lo = lo;
+			m->maps[m->nmaps].hi = hi;
+			m->nmaps++;
+		}
+		p++;
+	}
+	return m->nmaps ? 0 : -1;
+}
+
+static const struct map_ent *find_map(const struct mem_ctx *m, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < m->nmaps; i++)
+		if (addr >= m->maps[i].lo && addr < m->maps[i].hi)
+			return &m->maps[i];
+	return NULL;
+}
+
+/* Never faults: reads only inside a readable mapping or the snapshot. */
+static NOSAN int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct mem_ctx *m = ctx;
+	const volatile uint8_t *src;
+	const struct map_ent *e;
+	uint8_t *d = dst;
+	size_t i;
+
+	m->nreads++;
+	if (len == 0 || addr + len < addr)
+		goto fail;
+	if (m->snap && addr >= m->snap_lo && addr + len <= m->snap_hi) {
+		src = m->snap + (addr - m->snap_lo);
+	} else {
+		e = find_map(m, addr);
+		if (!e || addr + len > e->hi)
+			goto fail;
+		src = (const volatile uint8_t *)(uintptr_t)addr;
+	}
+	for (i = 0; i < len; i++)
+		d[i] = src[i];
+	return 0;
+fail:
+	m->nfails++;
+	return -1;
+}
+
+/* ---- the walk ---- */
+
+struct walk_out {
+	struct uw_frame frames[MAX_FRAMES];
+	struct uw_walk_result res;
+	size_t n;
+	uint64_t stack_lo, stack_hi;
+	int maps_err;
+};
+
+static struct walk_out g_out;
+
+/*
+ * Walk from regs.  snap: stack snapshot (NULL: the live stack).
+ * Async-signal-safe: no allocation, no stdio.
+ */
+static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
+		    uint64_t snap_lo, uint64_t snap_len, struct walk_out *out)
+{
+	struct uw_walk_cfg cfg;
+	const struct map_ent *st;
+	uint64_t sp = regs->r[SW_ARCH == UW_ARCH_X86_64 ? UW_X86_64_RSP :
+			      UW_AARCH64_SP];
+
+	memset(out, 0, sizeof(*out));
+	memset(&cfg, 0, sizeof(cfg));
+	out->maps_err = load_maps(&g_mem);
+	g_mem.snap = snap;
+	g_mem.snap_lo = snap_lo;
+	g_mem.snap_hi = snap_lo + snap_len;
+	g_mem.nreads = g_mem.nfails = 0;
+	st = find_map(&g_mem, sp);
+	out->stack_lo = sp;
+	out->stack_hi = st ? st->hi : 0;
+	if (snap && snap_lo + snap_len < out->stack_hi)
+		out->stack_hi = snap_lo + snap_len;
+
+	cfg.arch = SW_ARCH;
+	cfg.big_endian = false;
+	cfg.mods = &g_mod;
+	cfg.nmods = 1;
+	cfg.mem.read = mem_read;
+	cfg.mem.ctx = &g_mem;
+	cfg.stack_lo = out->stack_lo;
+	cfg.stack_hi = out->stack_hi;
+	/* User addresses are below 2^48: the rest of a signed RA is PAC. */
+	cfg.pac_mask = SW_ARCH == UW_ARCH_AARCH64 ? 0xffff000000000000ull : 0;
+	cfg.max_depth = MAX_FRAMES;
+	out->n = uw_walk(&cfg, regs, out->frames, MAX_FRAMES, &out->res);
+}
+
+/* ---- register capture ---- */
+
+#if defined(__x86_64__)
+#define CAPTURE(regs) do {						\
+	uint64_t pc_, sp_, fp_;						\
+	__asm__ volatile("1: lea 1b(%%rip), %0\n\t"			\
+			 "mov %%rsp, %1\n\t"				\
+			 "mov %%rbp, %2"				\
+			 : "=&r"(pc_), "=&r"(sp_), "=&r"(fp_));		\
+	(regs)->valid = 0;						\
+	uw_reg_set((regs), UW_X86_64_RIP, pc_);				\
+	uw_reg_set((regs), UW_X86_64_RSP, sp_);				\
+	uw_reg_set((regs), UW_X86_64_RBP, fp_);				\
+} while (0)
+#define GET_SP(regs)	((regs)->r[UW_X86_64_RSP])
+#else
+#define CAPTURE(regs) do {						\
+	uint64_t pc_, sp_, fp_, lr_;					\
+	__asm__ volatile("1: adr %0, 1b\n\t"				\
+			 "mov %1, sp\n\t"				\
+			 "mov %2, x29\n\t"				\
+			 "mov %3, x30"					\
+			 : "=&r"(pc_), "=&r"(sp_), "=&r"(fp_), "=&r"(lr_)); \
+	(regs)->valid = 0;						\
+	uw_reg_set((regs), UW_AARCH64_PC, pc_);				\
+	uw_reg_set((regs), UW_AARCH64_SP, sp_);				\
+	uw_reg_set((regs), UW_AARCH64_X29, fp_);			\
+	uw_reg_set((regs), UW_AARCH64_X30, lr_);			\
+} while (0)
+#define GET_SP(regs)	((regs)->r[UW_AARCH64_SP])
+#endif
+
+/* ---- the chain ---- */
+
+/*
+ * The leaf: no calls, no stack frame.  It captures its registers and
+ * copies the stack from its sp to the top, so the walk can run after the
+ * chain has returned.  A plain loop of volatile loads cannot become a
+ * memcpy call.
+ */
+NOSAN NOINL long sw_leaf(long x)
+{
+	const volatile uint64_t *s;
+	uint64_t n, i;
+
+	CAPTURE(&g_leaf_regs);
+	s = (const volatile uint64_t *)(uintptr_t)GET_SP(&g_leaf_regs);
+	n = g_stack_hi > GET_SP(&g_leaf_regs) ?
+	    (g_stack_hi - GET_SP(&g_leaf_regs)) / 8 : 0;
+	if (n > SNAP_WORDS)
+		n = SNAP_WORDS;
+	for (i = 0; i < n; i++)
+		g_snap[i] = s[i];
+	g_snap_lo = GET_SP(&g_leaf_regs);
+	g_snap_len = n * 8;
+	return x * 3 + 1;
+}
+
+/*
+ * A frameless leaf that faults on its very first instruction, so the
+ * interrupted pc is the function's start: a walker that looked up pc - 1
+ * there would land in the previous function.
+ */
+NOSAN NOINL long sw_fault(long p)
+{
+	return *(volatile int *)p;
+}
+
+/* A frameless leaf that signals itself with a raw system call. */
+NOSAN NOINL long sw_kill(long x)
+{
+#if defined(__x86_64__)
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)SYS_tgkill), "D"(g_pid), "S"(g_tid),
+			   "d"((long)SIGUSR1)
+			 : "rcx", "r11", "memory");
+#else
+	register long x8 __asm__("x8") = SYS_tgkill;
+	register long x0 __asm__("x0") = g_pid;
+	register long x1 __asm__("x1") = g_tid;
+	register long x2 __asm__("x2") = SIGUSR1;
+	long ret;
+
+	__asm__ volatile("svc #0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2)
+			 : "memory");
+	ret = x0;
+#endif
+	return x + ret;
+}
+
+NOINL long sw_dispatch(long x)
+{
+	long r = g_end(g_end_arg);	/* through a function pointer */
+
+	OPAQUE(r);
+	return r + x;
+}
+
+NOINL long sw_recurse(int n, long x)
+{
+	long r;
+
+	if (n > 1)
+		r = sw_recurse(n - 1, x + n);
+	else
+		r = sw_dispatch(x);
+	OPAQUE(r);
+	return r + n;
+}
+
+NOINL long sw_alloca(int n, long x)
+{
+	volatile char *p = __builtin_alloca((size_t)g_alloca_len);
+	long r;
+
+	p[0] = (char)x;
+	p[g_alloca_len - 1] = 1;
+	if (g_via_fp_mid)
+		r = sw_fp_mid(n, x);
+	else
+		r = sw_recurse(n, x);
+	OPAQUE(r);
+	return r + p[0] + p[g_alloca_len - 1];
+}
+
+NOINL long sw_big_frame(int n, long x)
+{
+	volatile char buf[BIG_FRAME];
+	long r;
+
+	buf[0] = (char)x;
+	buf[BIG_FRAME - 1] = 2;
+	r = sw_alloca(n, x + 1);
+	OPAQUE(r);
+	return r + buf[0] + buf[BIG_FRAME - 1];
+}
+
+static struct uw_regs g_handler_regs;
+
+NOINL void sw_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	(void)si;
+	CAPTURE(&g_handler_regs);
+	g_tramp = (uint64_t)(uintptr_t)__builtin_extract_return_addr(
+		__builtin_return_address(0));
+#if defined(__x86_64__)
+	g_uc_pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	g_uc_sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+#else
+	g_uc_pc = uc->uc_mcontext.pc;
+	g_uc_sp = uc->uc_mcontext.sp;
+#endif
+	do_walk(&g_handler_regs, NULL, 0, 0, &g_out);
+	g_handler_ran = 1;
+	if (sig == SIGSEGV)
+		siglongjmp(g_jmp, 1);
+}
+
+/* ---- symbols: the ELF symbol table of /proc/self/exe ---- */
+
+struct sym {
+	uint64_t start, size;
+	const char *name;
+};
+
+static struct sym *g_syms;
+static size_t g_nsyms;
+static char *g_elf;
+
+static int load_symtab(void)
+{
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	struct stat st;
+	size_t i, j;
+	FILE *f;
+
+	f = fopen("/proc/self/exe", "rb");
+	if (!f)
+		return -1;
+	if (fstat(fileno(f), &st) || st.st_size < (off_t)sizeof(*eh))
+		goto bad;
+	g_elf = malloc((size_t)st.st_size);
+	if (!g_elf || fread(g_elf, 1, (size_t)st.st_size, f) !=
+		      (size_t)st.st_size)
+		goto bad;
+	fclose(f);
+	eh = (const Elf64_Ehdr *)g_elf;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) >
+	    (uint64_t)st.st_size)
+		return -1;
+	sh = (const Elf64_Shdr *)(g_elf + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Sym *syms;
+		const char *str;
+		size_t n;
+
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+			continue;
+		if (sh[i].sh_offset + sh[i].sh_size > (uint64_t)st.st_size ||
+		    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size >
+		    (uint64_t)st.st_size)
+			return -1;
+		syms = (const Elf64_Sym *)(g_elf + sh[i].sh_offset);
+		str = g_elf + sh[sh[i].sh_link].sh_offset;
+		n = sh[i].sh_size / sizeof(*syms);
+		g_syms = calloc(n, sizeof(*g_syms));
+		if (!g_syms)
+			return -1;
+		for (j = 0; j < n; j++) {
+			unsigned int t = ELF64_ST_TYPE(syms[j].st_info);
+
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) ||
+			    !syms[j].st_size || syms[j].st_shndx == SHN_UNDEF ||
+			    syms[j].st_name >= sh[sh[i].sh_link].sh_size)
+				continue;
+			g_syms[g_nsyms].start = syms[j].st_value + g_bias;
+			g_syms[g_nsyms].size = syms[j].st_size;
+			g_syms[g_nsyms].name = str + syms[j].st_name;
+			g_nsyms++;
+		}
+		return 0;
+	}
+	return -1;
+bad:
+	fclose(f);
+	return -1;
+}
+
+static const struct sym *sym_at(uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < g_nsyms; i++)
+		if (addr >= g_syms[i].start &&
+		    addr - g_syms[i].start < g_syms[i].size)
+			return &g_syms[i];
+	return NULL;
+}
+
+static const struct sym *sym_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g_nsyms; i++)
+		if (!strcmp(g_syms[i].name, name))
+			return &g_syms[i];
+	return NULL;
+}
+
+/* The function a frame is in: return addresses are looked up at pc - 1. */
+static uint64_t frame_lookup_pc(const struct uw_frame *f, size_t i)
+{
+	return i == 0 || (f->flags & UW_FRAME_SIGNAL) || f->pc == 0 ?
+	       f->pc : f->pc - 1;
+}
+
+static const char *frame_name(const struct uw_frame *f, size_t i,
+			      char *buf, size_t len)
+{
+	uint64_t pc = frame_lookup_pc(f, i);
+	const struct sym *s = sym_at(pc);
+	Dl_info di;
+
+	if (s) {
+		snprintf(buf, len, "%s+0x%llx", s->name,
+			 (unsigned long long)(pc - s->start));
+		return s->name;
+	}
+	if (dladdr((void *)(uintptr_t)pc, &di) && di.dli_fname) {
+		snprintf(buf, len, "%s(%s)", di.dli_sname ? di.dli_sname : "?",
+			 di.dli_fname);
+		return NULL;
+	}
+	snprintf(buf, len, "?");
+	return NULL;
+}
+
+/* ---- table discovery ---- */
+
+static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const ElfW(Phdr) *sf = NULL;
+	struct uw_span span;
+	size_t i;
+
+	(void)size;
+	(void)data;
+	g_bias = info->dlpi_addr;
+	/* The first object is the executable; only its table is used. */
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_GNU_SFRAME)
+			sf = ph;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    !g_mod.end) {
+			g_mod.start = info->dlpi_addr + ph->p_vaddr;
+			g_mod.end = g_mod.start + ph->p_memsz;
+		}
+	}
+	if (sf) {
+		span.data = (const uint8_t *)(uintptr_t)(info->dlpi_addr +
+							  sf->p_vaddr);
+		span.size = sf->p_memsz;
+		span.addr = info->dlpi_addr + sf->p_vaddr;
+		g_sframe_err = uw_sframe_init(&g_sframe, &span);
+		if (!g_sframe_err)
+			g_mod.sframe = &g_sframe;
+	}
+	return 1;
+}
+
+/* ---- checks ---- */
+
+#define TRAMP	"<sigreturn>"
+#define NONE	((size_t)-1)
+
+/* A frameless leaf's CFA: the return address pushed by the call, or none. */
+#define LEAF_CFA_OFF	(SW_ARCH == UW_ARCH_X86_64 ? 8 : 0)
+
+/* The sanitizers may give the leaves a frame: do not insist on their shape. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SW_SAN	1
+#else
+#define SW_SAN	0
+#endif
+
+struct expect {
+	const char *fn;		/* function name, or TRAMP */
+	uint8_t src;		/* expected enum uw_source */
+};
+
+static const char *src_name(unsigned int s)
+{
+	return uw_source_name((enum uw_source)s);
+}
+
+static int g_testno;
+
+/*
+ * Print the frames and check them against want[0..nwant).  interrupted:
+ * index of the frame the signal interrupted (NONE: no signal); leaf:
+ * index of the frameless leaf; at_start: the interrupted pc must be the
+ * first instruction of its function.
+ */
+static int check_walk(const char *scenario, const struct walk_out *out,
+		      const struct expect *want, size_t nwant,
+		      size_t interrupted, size_t leaf, bool at_start)
+{
+	char buf[256], fps[256] = "";
+	const char *name;
+	size_t i, main_at = (size_t)-1;
+	int ok = 1;
+
+	printf("# %s: %zu frames, stop=%s err=%d (%s), stack [0x%llx, 0x%llx)\n",
+	       scenario, out->n, uw_stop_name((enum uw_stop)out->res.stop),
+	       out->res.err, uw_strerror(out->res.err),
+	       (unsigned long long)out->stack_lo,
+	       (unsigned long long)out->stack_hi);
+	printf("# %s: accessor: %zu reads, %zu refused, maps %s\n", scenario,
+	       g_mem.nreads, g_mem.nfails, out->maps_err ? "FAILED" : "ok");
+	for (i = 0; i < out->n; i++) {
+		const struct uw_frame *f = &out->frames[i];
+
+		name = frame_name(f, i, buf, sizeof(buf));
+		printf("#   %2zu pc=0x%llx sp=0x%llx cfa=0x%llx src=%s%s %s\n",
+		       i, (unsigned long long)f->pc, (unsigned long long)f->sp,
+		       (unsigned long long)f->cfa, src_name(f->source),
+		       (f->flags & UW_FRAME_SIGNAL) ? " [signal]" : "", buf);
+		if (f->source == UW_SRC_FP) {
+			size_t l = strlen(fps);
+
+			snprintf(fps + l, sizeof(fps) - l, " %zu:%s", i,
+				 name ? name : "?");
+		}
+		if (name && !strcmp(name, "main") && main_at == (size_t)-1)
+			main_at = i;
+	}
+	printf("# %s: frames from the frame-pointer fallback:%s\n", scenario,
+	       fps[0] ? fps : " none");
+
+	for (i = 0; i < nwant; i++) {
+		const struct uw_frame *f = &out->frames[i];
+
+		if (i >= out->n) {
+			printf("# %s: FAIL: walk ended after %zu frames, "
+			       "expected %s at frame %zu\n", scenario, out->n,
+			       want[i].fn, i);
+			ok = 0;
+			break;
+		}
+		name = frame_name(f, i, buf, sizeof(buf));
+		if (!strcmp(want[i].fn, TRAMP)) {
+			if (f->pc != g_tramp) {
+				printf("# %s: FAIL: frame %zu pc 0x%llx is not "
+				       "the handler's return address 0x%llx\n",
+				       scenario, i, (unsigned long long)f->pc,
+				       (unsigned long long)g_tramp);
+				ok = 0;
+			}
+		} else if (!name || strcmp(name, want[i].fn)) {
+			printf("# %s: FAIL: frame %zu is %s, expected %s\n",
+			       scenario, i, buf, want[i].fn);
+			ok = 0;
+		}
+		if (f->source != want[i].src) {
+			printf("# %s: FAIL: frame %zu (%s) unwound by %s, "
+			       "expected %s\n", scenario, i, want[i].fn,
+			       src_name(f->source), src_name(want[i].src));
+			ok = 0;
+		}
+		/* Exactly the frame the kernel interrupted follows the trampoline. */
+		if (!!(f->flags & UW_FRAME_SIGNAL) != (i == interrupted)) {
+			printf("# %s: FAIL: frame %zu signal flag %s\n",
+			       scenario, i,
+			       (f->flags & UW_FRAME_SIGNAL) ? "set" : "clear");
+			ok = 0;
+		}
+		if (i == interrupted && (f->pc != g_uc_pc || f->sp != g_uc_sp)) {
+			printf("# %s: FAIL: interrupted frame pc/sp 0x%llx/0x%llx,"
+			       " the ucontext says 0x%llx/0x%llx\n", scenario,
+			       (unsigned long long)f->pc,
+			       (unsigned long long)f->sp,
+			       (unsigned long long)g_uc_pc,
+			       (unsigned long long)g_uc_sp);
+			ok = 0;
+		}
+	}
+	if (!SW_SAN && leaf < out->n &&
+	    out->frames[leaf].cfa != out->frames[leaf].sp + LEAF_CFA_OFF) {
+		printf("# %s: FAIL: leaf frame %zu is not frameless (cfa - sp "
+		       "= %lld)\n", scenario, leaf,
+		       (long long)(out->frames[leaf].cfa - out->frames[leaf].sp));
+		ok = 0;
+	}
+	if (!SW_SAN && at_start && interrupted < out->n) {
+		const struct sym *s = sym_at(out->frames[interrupted].pc);
+
+		if (!s || s->start != out->frames[interrupted].pc) {
+			printf("# %s: FAIL: interrupted pc 0x%llx is not a "
+			       "function's first instruction\n", scenario,
+			       (unsigned long long)out->frames[interrupted].pc);
+			ok = 0;
+		}
+	}
+	if (ok && main_at != nwant - 1) {
+		printf("# %s: FAIL: main at frame %zd, expected %zu\n", scenario,
+		       (ssize_t)main_at, nwant - 1);
+		ok = 0;
+	}
+	/* After main (libc, no SFrame): the walk must end for a sane reason. */
+	if (out->res.stop == UW_STOP_NONE || out->res.stop == UW_STOP_DEPTH ||
+	    out->res.stop == UW_STOP_BAD_DATA) {
+		printf("# %s: FAIL: walk stopped with %s after %zu frames\n",
+		       scenario, uw_stop_name((enum uw_stop)out->res.stop),
+		       out->n);
+		ok = 0;
+	}
+	for (i = 1; i < out->n; i++) {
+		if (out->frames[i].sp < out->frames[i - 1].sp ||
+		    out->frames[i].sp < out->stack_lo ||
+		    out->frames[i].sp > out->stack_hi) {
+			printf("# %s: FAIL: frame %zu sp 0x%llx out of order or "
+			       "outside the stack\n", scenario, i,
+			       (unsigned long long)out->frames[i].sp);
+			ok = 0;
+		}
+	}
+	printf("# %s: after main: %zu more frame(s), stop reason %s\n",
+	       scenario, main_at == (size_t)-1 ? 0 : out->n - main_at - 1,
+	       uw_stop_name((enum uw_stop)out->res.stop));
+	printf("%sok %d - %s: %s\n", ok ? "" : "not ", ++g_testno,
+	       SW_ARCH_NAME, scenario);
+	return ok;
+}
+
+#define S UW_SRC_SFRAME
+#define CHAIN_TAIL						\
+	{ "sw_dispatch", S }, { "sw_recurse", S },		\
+	{ "sw_recurse", S }, { "sw_recurse", S }
+
+static const struct expect want_plain[] = {
+	{ "sw_leaf", S }, CHAIN_TAIL,
+	{ "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+};
+
+static const struct expect want_fp_mid[] = {
+	{ "sw_leaf", S }, CHAIN_TAIL, { "sw_fp_mid", UW_SRC_FP },
+	{ "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+};
+
+static const struct expect want_segv[] = {
+	{ "sw_handler", S }, { TRAMP, UW_SRC_SIGFRAME }, { "sw_fault", S },
+	CHAIN_TAIL, { "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+};
+
+static const struct expect want_signal[] = {
+	{ "sw_handler", S }, { TRAMP, UW_SRC_SIGFRAME }, { "sw_kill", S },
+	CHAIN_TAIL, { "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+};
+
+#define NWANT(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void skip_or_fail(const char *scenario, const char *why, int fail)
+{
+	printf("%sok %d - %s: %s%s%s\n", fail ? "not " : "", ++g_testno,
+	       SW_ARCH_NAME, scenario, fail ? " # " : " # SKIP ", why);
+}
+
+static int install(int sig)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = sw_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	const struct map_ent *st;
+	const struct sym *s;
+	volatile int fails = 0;
+	int ntests = 4;
+	bool no_signals = argc > 1 && !strcmp(argv[1], "--no-signals");
+	long r;
+	volatile int here = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n1..%d\n", ntests);
+
+	dl_iterate_phdr(phdr_cb, NULL);
+	if (g_sframe_err) {
+		printf("Bail out! no usable PT_GNU_SFRAME: %s\n",
+		       uw_strerror(g_sframe_err));
+		return 1;
+	}
+	printf("# %s: SFrame v%u, %u FDEs, %u FREs at 0x%llx; text "
+	       "[0x%llx, 0x%llx)\n", SW_ARCH_NAME, g_sframe.version,
+	       g_sframe.num_fdes, g_sframe.num_fres,
+	       (unsigned long long)g_sframe.sec.addr,
+	       (unsigned long long)g_mod.start, (unsigned long long)g_mod.end);
+	if (load_symtab()) {
+		printf("Bail out! cannot read the symbol table of /proc/self/exe\n");
+		return 1;
+	}
+	/* The symbol table and the running code must agree. */
+	s = sym_named("sw_leaf");
+	if (!s || s->start != (uint64_t)(uintptr_t)sw_leaf ||
+	    !sym_named("sw_fp_mid") || !sym_named("main")) {
+		printf("Bail out! symbol table does not match the program\n");
+		return 1;
+	}
+	if (load_maps(&g_mem) ||
+	    !(st = find_map(&g_mem, (uint64_t)(uintptr_t)&here))) {
+		printf("Bail out! cannot find the stack in /proc/self/maps\n");
+		return 1;
+	}
+	g_stack_hi = st->hi;
+	g_pid = getpid();
+	g_tid = syscall(SYS_gettid);
+
+	/* 1: frameless leaf, registers from inline asm, stack snapshot. */
+	g_end = sw_leaf;
+	g_end_arg = 1;
+	g_via_fp_mid = 0;
+	g_snap_len = 0;
+	r = sw_big_frame(RECURSE_LEVELS, 1);
+	OPAQUE(r);
+	do_walk(&g_leaf_regs, (const uint8_t *)g_snap, g_snap_lo, g_snap_len,
+		&g_out);
+	fails += !check_walk("plain", &g_out, want_plain, NWANT(want_plain),
+			     NONE, 0, false);
+
+	/* 2: the same with a frame-pointer-only function in the middle. */
+	g_via_fp_mid = 1;
+	g_snap_len = 0;
+	r = sw_big_frame(RECURSE_LEVELS, 2);
+	OPAQUE(r);
+	g_via_fp_mid = 0;
+	do_walk(&g_leaf_regs, (const uint8_t *)g_snap, g_snap_lo, g_snap_len,
+		&g_out);
+	fails += !check_walk("fp-mid", &g_out, want_fp_mid,
+			     NWANT(want_fp_mid), NONE, 0, false);
+
+	/* 3: SIGSEGV in a frameless leaf; the handler walks the live stack. */
+	if (no_signals) {
+		skip_or_fail("segv", "signal scenarios disabled", 0);
+	} else if (install(SIGSEGV)) {
+		skip_or_fail("segv", "sigaction failed", 1);
+		fails++;
+	} else {
+		g_end = sw_fault;
+		g_end_arg = BAD_ADDR;
+		g_handler_ran = 0;
+		if (sigsetjmp(g_jmp, 1) == 0) {
+			r = sw_big_frame(RECURSE_LEVELS, 3);
+			OPAQUE(r);
+		}
+		signal(SIGSEGV, SIG_DFL);
+		if (!g_handler_ran) {
+			skip_or_fail("segv", "no SIGSEGV delivered", 1);
+			fails++;
+		} else {
+			fails += !check_walk("segv", &g_out, want_segv,
+					     NWANT(want_segv), 2, 2, true);
+		}
+	}
+
+	/* 4: SIGUSR1 from a raw tgkill in a leaf; the handler returns. */
+	if (no_signals) {
+		skip_or_fail("signal", "signal scenarios disabled", 0);
+	} else if (install(SIGUSR1)) {
+		skip_or_fail("signal", "sigaction failed", 1);
+		fails++;
+	} else {
+		g_end = sw_kill;
+		g_end_arg = 4;
+		g_handler_ran = 0;
+		r = sw_big_frame(RECURSE_LEVELS, 4);
+		OPAQUE(r);
+		signal(SIGUSR1, SIG_DFL);
+		if (!g_handler_ran) {
+			skip_or_fail("signal", "no SIGUSR1 delivered", 1);
+			fails++;
+		} else {
+			fails += !check_walk("signal", &g_out, want_signal,
+					     NWANT(want_signal), 2, 2, false);
+		}
+	}
+	return fails ? 1 : 0;
+}
