@@ -119,12 +119,16 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 	return 0;
 }
 
-/* The FRE subsection as a span of its own: FRE reads cannot leave it. */
-static void fre_span(const struct uw_sframe *sf, struct uw_span *fs)
+/*
+ * An n-byte read at off inside the FRE subsection: FRE reads can never
+ * leave it, even where the section goes on.
+ */
+static int fre_rd(const struct uw_sframe *sf, uint64_t off, unsigned int n,
+		  uint64_t *v)
 {
-	fs->data = sf->sec.data + sf->fre_start;
-	fs->size = sf->fre_len;
-	fs->addr = sf->sec.addr + sf->fre_start;
+	if (off > sf->fre_len || n > sf->fre_len - off)
+		return UW_EBOUNDS;
+	return uw_rd(&sf->sec, sf->fre_start + off, n, sf->big_endian, v);
 }
 
 /* Start address of FDE i, and the section offset of its entry. */
@@ -146,8 +150,11 @@ static int fde_func_start(const struct uw_sframe *sf, uint32_t i,
 	if (err)
 		return err;
 	origin = sf->sec.addr;
-	if (sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL)
+	if (sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL) {
 		origin += off;
+		if (origin < off)
+			return UW_EOVERFLOW;
+	}
 	return uw_add_off(origin, rel, start);
 }
 
@@ -185,18 +192,21 @@ int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 
 	fde->info2 = 0;
 	if (sf->version == 3) {
-		struct uw_span fs;
 		uint32_t attr;
+		uint64_t a;
 
 		err = uw_rd32(&sf->sec, off + 8, be, &fde->func_size);
 		err = err ? err : uw_rd32(&sf->sec, off + 12, be, &attr);
 		if (err)
 			return err;
-		fre_span(sf, &fs);
-		err = uw_rd16(&fs, attr, be, &n16);
-		err = err ? err : uw_rd8(&fs, (uint64_t)attr + 2, &fde->info);
-		err = err ? err : uw_rd8(&fs, (uint64_t)attr + 3, &fde->info2);
-		err = err ? err : uw_rd8(&fs, (uint64_t)attr + 4, &fde->rep_size);
+		/* The attribute record must lie inside the FRE subsection. */
+		if ((uint64_t)attr + V3_ATTR_SIZE > sf->fre_len)
+			return UW_EBOUNDS;
+		a = (uint64_t)sf->fre_start + attr;
+		err = uw_rd16(&sf->sec, a, be, &n16);
+		err = err ? err : uw_rd8(&sf->sec, a + 2, &fde->info);
+		err = err ? err : uw_rd8(&sf->sec, a + 3, &fde->info2);
+		err = err ? err : uw_rd8(&sf->sec, a + 4, &fde->rep_size);
 		if (err)
 			return err;
 		fde->num_fres = n16;
@@ -234,19 +244,20 @@ static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
  * The fixed part of an FRE: start offset and info byte.  Returns the
  * offset of its first data word in *words.
  */
-static int fre_head(const struct uw_span *fs, const struct uw_sframe_fde *fde,
-		    bool be, uint32_t off, uint32_t *start, uint8_t *info,
+static int fre_head(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
+		    uint32_t off, uint32_t *start, uint8_t *info,
 		    uint64_t *words)
 {
 	unsigned int asz = 1u << fde->fre_type;	/* 1, 2 or 4 bytes */
-	uint64_t v;
+	uint64_t v, i;
 	int err;
 
-	err = uw_rd(fs, off, asz, be, &v);
-	err = err ? err : uw_rd8(fs, (uint64_t)off + asz, info);
+	err = fre_rd(sf, off, asz, &v);
+	err = err ? err : fre_rd(sf, (uint64_t)off + asz, 1, &i);
 	if (err)
 		return err;
 	*start = (uint32_t)v;
+	*info = (uint8_t)i;
 	*words = (uint64_t)off + asz + 1;
 	return 0;
 }
@@ -259,48 +270,55 @@ static uint32_t fre_data_len(uint8_t info)
 int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		  uint32_t *off, struct uw_sframe_fre *fre)
 {
-	struct uw_span fs;
-	uint64_t p, v, next;
+	uint64_t p, v;
 	unsigned int i;
 	int err;
 
-	fre_span(sf, &fs);
-	err = fre_head(&fs, fde, sf->big_endian, *off, &fre->start, &fre->info,
-		       &p);
+	err = fre_head(sf, fde, *off, &fre->start, &fre->info, &p);
 	if (err)
 		return err;
 	fre->base_sp = fre->info & 1;
 	fre->nwords = (fre->info >> 1) & 0xf;
 	fre->word_size = word_sizes[(fre->info >> 5) & 3];
 	fre->ra_mangled = fre->info >> 7;
-	if (!fre->word_size)
+	if (!fre->word_size || fre->nwords > UW_SFRAME_MAX_WORDS)
 		return UW_EBADDATA;
 	for (i = 0; i < fre->nwords; i++) {
-		err = uw_rd(&fs, p, fre->word_size, sf->big_endian, &v);
+		err = fre_rd(sf, p, fre->word_size, &v);
 		if (err)
 			return err;
 		fre->w[i] = (int32_t)uw_sext(v, fre->word_size);
 		p += fre->word_size;
 	}
-	next = p;
-	if (next > fs.size)
-		return UW_EBOUNDS;
-	fre->next = (uint32_t)next;
-	*off = (uint32_t)next;
+	/* p <= fre_len: every word read above was inside the subsection. */
+	fre->next = (uint32_t)p;
+	*off = (uint32_t)p;
 	return 0;
 }
 
-int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
-		       uint32_t *idx, struct uw_sframe_fde *fde)
+/* Index of the last FDE whose start is <= pc; at most 32 rounds. */
+static int find_fde_idx(const struct uw_sframe *sf, uint64_t pc, uint32_t *idx)
 {
 	uint32_t lo = 0, hi = sf->num_fdes, mid;
-	uint64_t start;
+	/* fde_func_start() inline, its per-table choices out of the loop. */
+	const unsigned int ksz = sf->version == 3 ? 8 : 4;
+	const bool pcrel = sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL;
+	uint64_t start, off, raw, origin;
 	int err;
 
-	/* Last FDE whose start is <= pc; at most 32 rounds. */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		err = fde_func_start(sf, mid, &start);
+		off = sf->fde_start + (uint64_t)mid * sf->fde_size;
+		err = uw_rd(&sf->sec, off, ksz, sf->big_endian, &raw);
+		if (err)
+			return err;
+		origin = sf->sec.addr;
+		if (pcrel) {
+			origin += off;
+			if (origin < off)
+				return UW_EOVERFLOW;
+		}
+		err = uw_add_off(origin, uw_sext(raw, ksz), &start);
 		if (err)
 			return err;
 		if (start <= pc)
@@ -310,22 +328,47 @@ int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
 	}
 	if (lo == 0)
 		return UW_ENOENT;
-	err = uw_sframe_fde(sf, lo - 1, fde);
-	if (err)
-		return err;
-	/* A lying SORTED flag can only make us miss, never mis-attribute. */
-	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
-		return UW_ENOENT;
-	if (idx)
-		*idx = lo - 1;
+	*idx = lo - 1;
 	return 0;
 }
 
-int uw_sframe_find_fre(const struct uw_sframe *sf,
-		       const struct uw_sframe_fde *fde, uint64_t pc,
-		       struct uw_sframe_fre *fre)
+/*
+ * The FDE at idx, if it really covers pc: a lying SORTED flag can only
+ * make a lookup miss, never attribute pc to the wrong function.
+ */
+static int fde_covering(const struct uw_sframe *sf, uint32_t idx, uint64_t pc,
+			struct uw_sframe_fde *fde)
 {
-	struct uw_span fs;
+	int err = uw_sframe_fde(sf, idx, fde);
+
+	if (err)
+		return err;
+	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
+		return UW_ENOENT;
+	return 0;
+}
+
+int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
+		       uint32_t *idx, struct uw_sframe_fde *fde)
+{
+	uint32_t i;
+	int err = find_fde_idx(sf, pc, &i);
+
+	err = err ? err : fde_covering(sf, i, pc, fde);
+	if (!err && idx)
+		*idx = i;
+	return err;
+}
+
+/*
+ * Offset of the FRE covering pc.  Only the fixed parts are scanned; the
+ * caller decodes the match, so the scan and the decode never nest (that
+ * keeps the lookup's worst-case stack down).
+ */
+static int find_fre_off(const struct uw_sframe *sf,
+			const struct uw_sframe_fde *fde, uint64_t pc,
+			uint32_t *fre_off)
+{
 	uint64_t pc_off, words;
 	uint32_t off = fde->fre_off, found = 0, start, prev = 0, i;
 	uint8_t info;
@@ -339,11 +382,8 @@ int uw_sframe_find_fre(const struct uw_sframe *sf,
 	if (fde->pc_type == UW_SFRAME_PC_MASK)
 		pc_off = (uint32_t)pc_off % fde->rep_size;	/* != 0: checked */
 
-	/* Scan the fixed parts only; decode the data words of the match. */
-	fre_span(sf, &fs);
 	for (i = 0; i < fde->num_fres; i++) {
-		err = fre_head(&fs, fde, sf->big_endian, off, &start, &info,
-			       &words);
+		err = fre_head(sf, fde, off, &start, &info, &words);
 		if (err)
 			return err;
 		if (!word_sizes[(info >> 5) & 3])
@@ -356,13 +396,24 @@ int uw_sframe_find_fre(const struct uw_sframe *sf,
 		have = true;
 		prev = start;
 		words += fre_data_len(info);
-		if (words > fs.size)
+		if (words > sf->fre_len)
 			return UW_EBOUNDS;
 		off = (uint32_t)words;
 	}
 	if (!have)
 		return UW_ENOENT;
-	return uw_sframe_fre(sf, fde, &found, fre);
+	*fre_off = found;
+	return 0;
+}
+
+int uw_sframe_find_fre(const struct uw_sframe *sf,
+		       const struct uw_sframe_fde *fde, uint64_t pc,
+		       struct uw_sframe_fre *fre)
+{
+	uint32_t off;
+	int err = find_fre_off(sf, fde, pc, &off);
+
+	return err ? err : uw_sframe_fre(sf, fde, &off, fre);
 }
 
 /* Default-FDE data word for RA/FP: s390x may name a register instead. */
@@ -567,25 +618,35 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 	return row_default(sf, &ai, fre, row);
 }
 
+int uw_sframe_find_in(const struct uw_sframe *sf, uint64_t pc,
+		      struct uw_row *row, struct uw_sframe_fde *fde,
+		      struct uw_sframe_fre *fre)
+{
+	uint32_t off;
+	int err;
+
+	/* Search and decode in turn, not nested: a smaller worst-case stack. */
+	err = find_fde_idx(sf, pc, &off);
+	err = err ? err : fde_covering(sf, off, pc, fde);
+	if (err)
+		return err;
+	/* V3: a DEFAULT FDE without FREs marks an outermost function. */
+	if (fde->num_fres == 0 && sf->version == 3 &&
+	    fde->fde_type == UW_SFRAME_FDE_DEFAULT) {
+		row_init(fde, row);
+		row->flags |= UW_ROW_OUTERMOST;
+		return 0;
+	}
+	err = find_fre_off(sf, fde, pc, &off);
+	err = err ? err : uw_sframe_fre(sf, fde, &off, fre);
+	return err ? err : uw_sframe_row(sf, fde, fre, row);
+}
+
 int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
 		   struct uw_row *row)
 {
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
-	int err;
 
-	err = uw_sframe_find_fde(sf, pc, NULL, &fde);
-	if (err)
-		return err;
-	/* V3: a DEFAULT FDE without FREs marks an outermost function. */
-	if (fde.num_fres == 0 && sf->version == 3 &&
-	    fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
-		row_init(&fde, row);
-		row->flags |= UW_ROW_OUTERMOST;
-		return 0;
-	}
-	err = uw_sframe_find_fre(sf, &fde, pc, &fre);
-	if (err)
-		return err;
-	return uw_sframe_row(sf, &fde, &fre, row);
+	return uw_sframe_find_in(sf, pc, row, &fde, &fre);
 }

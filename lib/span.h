@@ -23,6 +23,19 @@ static inline uint64_t uw_load(const uint8_t *p, unsigned int n, bool be)
 	uint64_t v = 0;
 	unsigned int i;
 
+	/* The common sizes spelt out: compilers merge them into one load. */
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return be ? (uint64_t)p[0] << 8 | p[1] :
+			    (uint64_t)p[1] << 8 | p[0];
+	case 4:
+		return be ? (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 |
+			    (uint64_t)p[2] << 8 | p[3] :
+			    (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
+			    (uint64_t)p[1] << 8 | p[0];
+	}
 	if (be) {
 		for (i = 0; i < n; i++)
 			v = (v << 8) | p[i];

@@ -193,12 +193,12 @@ static int fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		return 0;		/* chain ends */
 	if (fp & (w - 1))
 		return UW_EALIGN;
+	if (fp > ~(uint64_t)0 - 2 * w)
+		return UW_EOVERFLOW;
 	err = uw_read_word(cfg, w, fp, &caller_fp);
 	err = err ? err : uw_read_word(cfg, w, fp + w, &ra);
 	if (err)
 		return err;
-	if (fp > UINT64_MAX - 2 * w)
-		return UW_EOVERFLOW;
 	cur->cfa = fp + 2 * w;
 	*new_sp = cur->cfa;
 	set_caller(cur, ai, ra, cur->cfa, caller_fp, true);
@@ -242,17 +242,20 @@ static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		      const struct uw_arch_info *ai, uint64_t lookup,
 		      bool *ra_in_reg, uint64_t *new_sp)
 {
-	struct uw_row row;
 	int m, err;
 
 	m = find_module(cfg, lookup);
 	if (m < 0)
 		return UW_ENOENT;
-	err = uw_module_find_row(&cfg->mods[m], lookup, &row);
+	/* The row lives in the cursor: the caller's memory, not our stack. */
+	if (!cfg->mods[m].sframe)
+		return UW_ENOENT;
+	err = uw_sframe_find_in(cfg->mods[m].sframe, lookup, &cur->row,
+				&cur->sframe_fde, &cur->sframe_fre);
 	if (err)
 		return err;
 	cur->source = UW_SRC_SFRAME;
-	return uw_apply_row(cur, cfg, ai, &row, ra_in_reg, new_sp);
+	return uw_apply_row(cur, cfg, ai, &cur->row, ra_in_reg, new_sp);
 }
 
 int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
@@ -328,10 +331,10 @@ static void record(struct uw_frame *f, const struct uw_cursor *cur,
 	f->module = cur->module;
 }
 
-size_t uw_walk(const struct uw_walk_cfg *cfg, const struct uw_regs *regs,
-	       struct uw_frame *frames, size_t max, struct uw_walk_result *res)
+size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
+	       struct uw_walk_result *res)
 {
-	struct uw_cursor cur;
 	struct uw_arch_info ai;
 	size_t n = 0;
 	int ret;
@@ -339,30 +342,30 @@ size_t uw_walk(const struct uw_walk_cfg *cfg, const struct uw_regs *regs,
 	res->nframes = 0;
 	res->stop = UW_STOP_NONE;
 	res->err = 0;
-	ret = uw_cursor_init(&cur, cfg, regs);
+	ret = uw_cursor_init(cur, cfg, regs);
 	if (ret || !frames || max == 0) {
 		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
 		res->err = ret ? ret : UW_EDEPTH;
 		return 0;
 	}
 	uw_arch_info(cfg->arch, &ai);
-	record(&frames[n++], &cur, &ai);
+	record(&frames[n++], cur, &ai);
 	for (;;) {
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;
 			break;
 		}
-		ret = uw_step(&cur, cfg);
+		ret = uw_step(cur, cfg);
 		/* The rule just used (or tried) belongs to the previous frame. */
-		frames[n - 1].source = ret > 0 ? cur.source : UW_SRC_NONE;
-		frames[n - 1].cfa = ret > 0 ? cur.cfa : 0;
+		frames[n - 1].source = ret > 0 ? cur->source : UW_SRC_NONE;
+		frames[n - 1].cfa = ret > 0 ? cur->cfa : 0;
 		if (ret <= 0) {
-			res->stop = cur.stop;
+			res->stop = cur->stop;
 			res->err = ret;
 			break;
 		}
-		record(&frames[n++], &cur, &ai);
+		record(&frames[n++], cur, &ai);
 	}
 	res->nframes = n;
 	return n;

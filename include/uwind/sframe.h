@@ -6,10 +6,11 @@
  * straight from the section on demand.  Lookup is a binary search over
  * the FDE index followed by a scan of that function's FREs.
  */
+/* Outside the guard: uwind.h includes this header in its middle. */
+#include "uwind.h"
+
 #ifndef UWIND_SFRAME_H
 #define UWIND_SFRAME_H
-
-#include "uwind.h"
 
 #define UW_SFRAME_MAGIC		0xdee2
 #define UW_SFRAME_HDR_SIZE	28
@@ -65,7 +66,12 @@ struct uw_sframe_fde {
 	uint8_t signal;		/* V3: signal trampoline */
 };
 
-#define UW_SFRAME_MAX_WORDS	15
+/*
+ * Data words an FRE may carry: the format allows 15, but no ABI gives
+ * more than three rules, and a FLEX FDE spends two words a rule.  An FRE
+ * with more is malformed, and this keeps struct uw_sframe_fre small.
+ */
+#define UW_SFRAME_MAX_WORDS	6
 
 /* One frame row entry, decoded. */
 struct uw_sframe_fre {
@@ -108,5 +114,10 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 /* The row for pc: find_fde + find_fre + row. */
 int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
 		   struct uw_row *row);
+
+/* The same, with the caller's FDE and FRE as scratch (smaller stack). */
+int uw_sframe_find_in(const struct uw_sframe *sf, uint64_t pc,
+		      struct uw_row *row, struct uw_sframe_fde *fde,
+		      struct uw_sframe_fre *fre);
 
 #endif /* UWIND_SFRAME_H */

@@ -159,7 +159,11 @@ struct uw_row {
 	uint32_t flags;		/* UW_ROW_* */
 };
 
-struct uw_sframe;
+/*
+ * The format headers need the types above; the cursor below needs theirs
+ * (it carries the decoders' scratch so it is off the walker's stack).
+ */
+#include "sframe.h"
 
 /*
  * A loaded module: a text range and the tables that describe it.  The
@@ -229,6 +233,10 @@ struct uw_walk_cfg {
 /* The state of a walk between steps: callers may step by hand. */
 struct uw_cursor {
 	struct uw_regs regs;
+	/* Scratch for the step, kept here rather than on the stack. */
+	struct uw_row row;
+	struct uw_sframe_fde sframe_fde;
+	struct uw_sframe_fre sframe_fre;
 	uint64_t cfa;		/* CFA of the frame just unwound */
 	uint32_t depth;
 	uint8_t flags;		/* UW_FRAME_* for the current frame */
@@ -255,10 +263,13 @@ struct uw_walk_result {
 
 /*
  * Walk from regs, filling frames[0..max).  frames[0] is the frame regs
- * describe.  Returns the number of frames written.
+ * describe.  cur is the caller's scratch space for the walk (it holds a
+ * register set, too large for the stack of an NMI or panic handler);
+ * afterwards it holds the last frame's state.  Returns the number of
+ * frames written.
  */
-size_t uw_walk(const struct uw_walk_cfg *cfg, const struct uw_regs *regs,
-	       struct uw_frame *frames, size_t max,
+size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
 	       struct uw_walk_result *res);
 
 /* Find the row that unwinds pc in one module (lookup helper for tools). */

@@ -235,7 +235,8 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 	/* 32-bit wrap-around: pcs below the section are reachable too. */
 	if (h->flags & F_PC_IN_STACK)
 		pc = im->base + h->pc_off;
-	else
+	struct uw_walk_result res;
+	struct uw_cursor cur;
 		pc = (uint32_t)(h->sec_addr + h->pc_off);
 	sp = im->base + h->sp_off;
 	fp = im->base + h->fp_off;
@@ -247,7 +248,7 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 		uw_reg_set(&regs, ai.ra, h->lr);
 
 	max = 1 + (h->max_depth & D_DEPTH_MASK) % MAX_FRAMES;
-	n = uw_walk(&cfg, &regs, frames, max, &res);
+	n = uw_walk(&cur, &cfg, &regs, frames, max, &res);
 	CHECK(n >= 1 && n <= max);
 	CHECK(res.nframes == n);
 	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);

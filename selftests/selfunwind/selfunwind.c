@@ -236,6 +236,7 @@ fail:
 struct walk_out {
 	struct uw_frame frames[MAX_FRAMES];
 	struct uw_walk_result res;
+	struct uw_cursor cur;
 	size_t n;
 	uint64_t stack_lo, stack_hi;
 	int maps_err;
@@ -279,7 +280,8 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 	/* User addresses are below 2^48: the rest of a signed RA is PAC. */
 	cfg.pac_mask = SW_ARCH == UW_ARCH_AARCH64 ? 0xffff000000000000ull : 0;
 	cfg.max_depth = MAX_FRAMES;
-	out->n = uw_walk(&cfg, regs, out->frames, MAX_FRAMES, &out->res);
+	out->n = uw_walk(&out->cur, &cfg, regs, out->frames, MAX_FRAMES,
+			  &out->res);
 }
 
 /* ---- register capture ---- */

@@ -991,11 +991,12 @@ static bool check_walk(const struct uw_walk_cfg *cfg, const struct uw_regs *r,
 {
 	struct uw_frame fr[16];
 	struct uw_walk_result res;
+	struct uw_cursor cur;
 	size_t n, i;
 	bool good;
 
 	memset(fr, 0xa5, sizeof(fr));
-	n = uw_walk(cfg, r, fr, max, &res);
+	n = uw_walk(&cur, cfg, r, fr, max, &res);
 	good = n == w->n && res.nframes == n && res.stop == w->stop &&
 	       res.err == w->err;
 	for (i = 0; good && i < n; i++)
