@@ -190,6 +190,7 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 	struct uw_regs regs;
 	struct uw_frame frames[MAX_FRAMES];
 	struct uw_walk_result res;
+	struct uw_cursor cur;
 	struct uw_arch_info ai;
 	uint64_t sp, fp, pc;
 	size_t n, i, max;
@@ -235,8 +236,7 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 	/* 32-bit wrap-around: pcs below the section are reachable too. */
 	if (h->flags & F_PC_IN_STACK)
 		pc = im->base + h->pc_off;
-	struct uw_walk_result res;
-	struct uw_cursor cur;
+	else
 		pc = (uint32_t)(h->sec_addr + h->pc_off);
 	sp = im->base + h->sp_off;
 	fp = im->base + h->fp_off;
