@@ -13,6 +13,9 @@
 #include <uwind/sframe.h>
 #include "span.h"
 
+#define INT64_MAX_	((int64_t)0x7fffffffffffffffLL)
+#define INT64_MIN_	(-INT64_MAX_ - 1)
+
 #define V1_FDE_SIZE	17
 #define V2_FDE_SIZE	20
 #define V3_FDE_SIZE	16
@@ -297,31 +300,60 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 }
 
 /* Index of the last FDE whose start is <= pc; at most 32 rounds. */
+/* a - b for offsets below 2^32, clamped instead of wrapping. */
+static int64_t sub_clamp(int64_t a, uint64_t b)
+{
+	return a < INT64_MIN_ + (int64_t)b ? INT64_MIN_ : a - (int64_t)b;
+}
+
+/*
+ * Index of the last FDE whose start is <= pc; at most 32 rounds.
+ *
+ * The hot loop of every lookup.  uw_sframe_init proved the whole FDE
+ * index lies inside the section, so the loop loads the start fields
+ * without a check each, and compares them as they are stored (relative
+ * to the section, or to the field itself with PCREL) against pc made
+ * relative once.  Keys and target are exact 64-bit integers: nothing can
+ * wrap.  fde_covering() then computes the winner's real, overflow-checked
+ * start and rejects a pc outside it.
+ */
 static int find_fde_idx(const struct uw_sframe *sf, uint64_t pc, uint32_t *idx)
 {
-	uint32_t lo = 0, hi = sf->num_fdes, mid;
-	/* fde_func_start() inline, its per-table choices out of the loop. */
+	const uint8_t *base = sf->sec.data + sf->fde_start;
 	const unsigned int ksz = sf->version == 3 ? 8 : 4;
 	const bool pcrel = sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL;
-	uint64_t start, off, raw, origin;
-	int err;
+	const bool be = sf->big_endian;
+	uint32_t lo = 0, hi = sf->num_fdes, mid;
+	uint64_t fde_off;
+	int64_t target, key;
 
+	/* target = pc - section address, as an exact signed value. */
+	if (pc >= sf->sec.addr)
+		target = pc - sf->sec.addr > (uint64_t)INT64_MAX_ ?
+			 INT64_MAX_ : (int64_t)(pc - sf->sec.addr);
+	else
+		target = sf->sec.addr - pc > (uint64_t)INT64_MAX_ ?
+			 INT64_MIN_ : -(int64_t)(sf->sec.addr - pc);
+
+	/* What binutils emits on a little-endian host: fixed key width. */
+	if (!be && ksz == 4 && !pcrel) {
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			key = uw_sext(uw_load(base + (uint64_t)mid * sf->fde_size,
+					      4, false), 4);
+			if (key <= target)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		off = sf->fde_start + (uint64_t)mid * sf->fde_size;
-		err = uw_rd(&sf->sec, off, ksz, sf->big_endian, &raw);
-		if (err)
-			return err;
-		origin = sf->sec.addr;
-		if (pcrel) {
-			origin += off;
-			if (origin < off)
-				return UW_EOVERFLOW;
-		}
-		err = uw_add_off(origin, uw_sext(raw, ksz), &start);
-		if (err)
-			return err;
-		if (start <= pc)
+		fde_off = (uint64_t)mid * sf->fde_size;
+		key = uw_sext(uw_load(base + fde_off, ksz, be), ksz);
+		/* PCREL: start = section + field offset + key. */
+		if (key <= (pcrel ? sub_clamp(target, sf->fde_start + fde_off) :
+				    target))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -369,11 +401,12 @@ static int find_fre_off(const struct uw_sframe *sf,
 			const struct uw_sframe_fde *fde, uint64_t pc,
 			uint32_t *fre_off)
 {
+	const uint8_t *base = sf->sec.data + sf->fre_start;
+	const unsigned int asz = 1u << fde->fre_type;	/* 1, 2 or 4 */
 	uint64_t pc_off, words;
 	uint32_t off = fde->fre_off, found = 0, start, prev = 0, i;
 	uint8_t info;
 	bool have = false;
-	int err;
 
 	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
 		return UW_ENOENT;
@@ -382,10 +415,13 @@ static int find_fre_off(const struct uw_sframe *sf,
 	if (fde->pc_type == UW_SFRAME_PC_MASK)
 		pc_off = (uint32_t)pc_off % fde->rep_size;	/* != 0: checked */
 
+	/* fre_head() spelt out: one bounds check per FRE, no call. */
 	for (i = 0; i < fde->num_fres; i++) {
-		err = fre_head(sf, fde, off, &start, &info, &words);
-		if (err)
-			return err;
+		if ((uint64_t)off + asz + 1 > sf->fre_len)
+			return UW_EBOUNDS;
+		start = (uint32_t)uw_load(base + off, asz, sf->big_endian);
+		info = base[off + asz];
+		words = (uint64_t)off + asz + 1;
 		if (!word_sizes[(info >> 5) & 3])
 			return UW_EBADDATA;
 		if ((i && start <= prev) || start > fde->func_size)

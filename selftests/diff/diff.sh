@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Differential SFrame tests against independent oracles.
+#
+# Builds programs with varied frames for x86-64 (gcc) and AArch64
+# (aarch64-linux-gnu-gcc), all with -Wa,--gsframe, adds any binary of
+# this machine that carries .sframe, and for each file checks:
+#   (a) `uwind dump` agrees with `objdump --sframe` on every FDE and FRE;
+#   (b) at every instruction address (from `objdump -d`), the rule from
+#       `uwind lookup` agrees with the .eh_frame rule read by libdw
+#       (dwarf_rules) wherever SFrame can express it.
+#
+# usage: diff.sh [BUILD_DIR]
+set -u
+O=${1:-build}
+TOOL=$O/uwind
+DR=$O/selftests/diff/dwarf_rules
+W=$O/selftests/diff/work
+SRC=selftests/diff/src
+HERE=selftests/diff
+
+mkdir -p "$W"
+: >"$W/list"
+: >"$W/build.log"
+
+# build NAME ARCH CC FLAGS... -- SRC
+build()
+{
+	name=$1 arch=$2 cc=$3
+	shift 3
+	if ! command -v "$cc" >/dev/null 2>&1; then
+		echo "$name $arch - $cc not installed" >>"$W/list"
+		return
+	fi
+	if "$cc" "$@" -o "$W/$name" >>"$W/build.log" 2>&1; then
+		echo "$name $arch $W/$name" >>"$W/list"
+	else
+		echo "$name $arch ! build failed" >>"$W/list"
+	fi
+}
+
+X86="-O2 -fomit-frame-pointer -Wa,--gsframe"
+A64="-O2 -Wa,--gsframe"
+for s in frames many; do
+	build "$s-x86_64-O2" x86_64 gcc $X86 "$SRC/$s.c"
+	build "$s-x86_64-O0" x86_64 gcc -O0 -Wa,--gsframe "$SRC/$s.c"
+	build "$s-aarch64-O2" aarch64 aarch64-linux-gnu-gcc $A64 "$SRC/$s.c"
+	build "$s-aarch64-O0" aarch64 aarch64-linux-gnu-gcc -O0 -Wa,--gsframe \
+		"$SRC/$s.c"
+done
+build frames-x86_64-O2-fp x86_64 gcc -O2 -fno-omit-frame-pointer \
+	-Wa,--gsframe "$SRC/frames.c"
+build frames-x86_64-Os x86_64 gcc -Os -fomit-frame-pointer -Wa,--gsframe \
+	"$SRC/frames.c"
+build frames-aarch64-O2-pac aarch64 aarch64-linux-gnu-gcc $A64 \
+	-mbranch-protection=standard "$SRC/frames.c"
+build lib-x86_64-O2.so x86_64 gcc $X86 -fPIC -shared "$SRC/lib.c"
+build lib-x86_64-O0.so x86_64 gcc -O0 -Wa,--gsframe -fPIC -shared "$SRC/lib.c"
+build lib-aarch64-O2.so aarch64 aarch64-linux-gnu-gcc $A64 -fPIC -shared \
+	"$SRC/lib.c"
+
+# This machine's own binaries that carry .sframe (usually none).  grep
+# narrows the candidates cheaply; readelf confirms the section.
+sys=0
+for f in $(grep -lsF '.sframe' /usr/bin/* /usr/lib/*.so* \
+		/usr/lib/x86_64-linux-gnu/*.so* 2>/dev/null); do
+	[ -f "$f" ] || continue
+	readelf -SW "$f" 2>/dev/null | grep -q ' \.sframe ' || continue
+	case $(readelf -h "$f" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+	*X86-64*) arch=x86_64 ;;
+	*AArch64*) arch=aarch64 ;;
+	*) continue ;;
+	esac
+	echo "$(basename "$f") $arch $f" >>"$W/list"
+	sys=$((sys + 1))
+done
+
+n=$(wc -l <"$W/list")
+echo "TAP version 13"
+echo "1..$((2 * n + 1))"
+t=0
+ok()
+{
+	t=$((t + 1))
+	echo "ok $t - $*"
+}
+notok()
+{
+	t=$((t + 1))
+	echo "not ok $t - $*"
+}
+
+t=$((t + 1))
+if [ "$sys" -eq 0 ]; then
+	echo "ok $t - system binaries with .sframe # SKIP none in /usr/bin, /usr/lib"
+else
+	echo "ok $t - $sys system binaries with .sframe added"
+fi
+
+dump_test()
+{
+	name=$1 arch=$2 f=$3
+	objdump --sframe "$f" >"$W/$name.od" 2>"$W/$name.od.err"
+	"$TOOL" dump "$f" >"$W/$name.uw" 2>"$W/$name.uw.err"
+	rc=$?
+	awk -v src=objdump -v arch="$arch" -f "$HERE/sframe_norm.awk" \
+		"$W/$name.od" >"$W/$name.od.n"
+	awk -v src=uwind -v arch="$arch" -f "$HERE/sframe_norm.awk" \
+		"$W/$name.uw" >"$W/$name.uw.n"
+	fdes=$(grep -c '^F ' "$W/$name.od.n")
+	fres=$(grep -c '^R ' "$W/$name.od.n")
+	echo "# $name: objdump lists $fdes FDEs, $fres FREs"
+	if [ "$rc" -ne 0 ]; then
+		sed 's/^/# /' "$W/$name.uw.err" | head -5
+		notok "$name: uwind dump exits $rc"
+	elif [ "$fdes" -eq 0 ]; then
+		notok "$name: objdump shows no SFrame FDE"
+	elif cmp -s "$W/$name.od.n" "$W/$name.uw.n"; then
+		ok "$name: uwind dump = objdump --sframe ($fdes FDEs, $fres FREs)"
+	else
+		diff "$W/$name.od.n" "$W/$name.uw.n" | head -20 | sed 's/^/# /'
+		notok "$name: uwind dump differs from objdump --sframe"
+	fi
+}
+
+lookup_test()
+{
+	name=$1 arch=$2 f=$3
+	od=objdump
+	[ "$arch" = aarch64 ] && od=aarch64-linux-gnu-objdump
+	if ! command -v "$od" >/dev/null 2>&1; then
+		ok "$name: lookup = DWARF CFI # SKIP $od not installed"
+		return
+	fi
+	"$od" -d --no-show-raw-insn "$f" |
+		awk '/^ *[0-9a-f]+:\t/ { sub(":", "", $1); print "0x" $1 }' \
+		>"$W/$name.addr"
+	xargs "$TOOL" lookup "$f" <"$W/$name.addr" >"$W/$name.sf" \
+		2>"$W/$name.sf.err"
+	"$DR" "$f" <"$W/$name.addr" >"$W/$name.dw" 2>"$W/$name.dw.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		sed 's/^/# /' "$W/$name.dw.err" | head -5
+		notok "$name: dwarf_rules failed"
+		return
+	fi
+	if awk -v arch="$arch" -v name="$name" -f "$HERE/rules_cmp.awk" \
+		"$W/$name.od.n" "$W/$name.sf" "$W/$name.dw"; then
+		ok "$name: uwind lookup = DWARF CFI at every instruction"
+	else
+		notok "$name: uwind lookup differs from DWARF CFI"
+	fi
+}
+
+while read -r name arch f rest; do
+	case $f in
+	-)
+		ok "$name: dump = objdump # SKIP $rest"
+		ok "$name: lookup = DWARF CFI # SKIP $rest"
+		continue ;;
+	!)
+		sed 's/^/# /' "$W/build.log" | tail -5
+		notok "$name: $rest"
+		notok "$name: $rest"
+		continue ;;
+	esac
+	dump_test "$name" "$arch" "$f"
+	lookup_test "$name" "$arch" "$f"
+done <"$W/list"
