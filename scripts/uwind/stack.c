@@ -1,11 +1,703 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-/* `uwind stack`: backtraces of core files and live processes. */
-#include "uwind.h"
+/*
+ * `uwind stack`: backtraces of every thread of a core file or a live
+ * process, unwound with the core's walker from the SFrame tables of the
+ * mapped ELF files (frame pointers where a file has none), symbolized from
+ * their .symtab (else .dynsym).
+ *
+ *   uwind stack --core CORE [--exe FILE]
+ *   uwind stack -p PID
+ *
+ * Output (stable; tests parse it).  One block per thread, in the order of
+ * the core's NT_PRSTATUS notes or of /proc/PID/task, blocks separated by
+ * an empty line:
+ *
+ *   Thread N (LWP TID):
+ *   #I  0xPC FUNC+0xOFF (MODULE) [SOURCE]
+ *   ...
+ *   # stopped: STOP (ERROR)
+ *
+ * N counts threads from 1.  I is the frame number, printed as "#%-2u " (two
+ * spaces after one digit).  PC is 16 lower-case hex digits.  FUNC+0xOFF
+ * names the function holding the pc (a return address, frame I > 0 not
+ * marked signal, is looked up at PC-1; OFF is still from PC); "??" without
+ * an offset when no symbol covers it.  MODULE is the path of the mapped
+ * file holding the pc, "[vdso]", or "??".  SOURCE is uw_source_name() of the
+ * rule that unwound this frame to its caller: "sframe", "fp", "sigframe",
+ * or "none" for the last frame.  A frame whose pc is exact (restored from a
+ * signal frame) has " signal" after SOURCE.  STOP is uw_stop_name() and
+ * ERROR is uw_strerror() of the walk's result ("success" for a normal end).
+ *
+ * Warnings and errors go to stderr, prefixed "uwind: ".  Exit status: 0
+ * when every thread was printed, 1 when the target cannot be read, 2 for
+ * bad usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "stack.h"
+
+#define MAX_FRAMES	256
+
+void *stk_xrealloc(void *p, size_t n, size_t size)
+{
+	void *q;
+
+	if (size && n > SIZE_MAX / size) {
+		fprintf(stderr, "uwind: out of memory\n");
+		exit(1);
+	}
+	q = realloc(p, (n && size) ? n * size : 1);
+	if (!q) {
+		fprintf(stderr, "uwind: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		fprintf(stderr, "uwind: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+uint64_t stk_load_u64(const uint8_t *p, bool big_endian)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[big_endian ? 7 - i : i] << (8 * i);
+	return v;
+}
+
+struct stk_file *stk_file_get(struct stk_target *t, const char *path)
+{
+	struct stk_file *f;
+	size_t i;
+
+	for (i = 0; i < t->nfiles; i++)
+		if (!strcmp(t->files[i]->path, path))
+			return t->files[i];
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		fprintf(stderr, "uwind: out of memory\n");
+		exit(1);
+	}
+	f->path = xstrdup(path);
+	t->files = stk_xrealloc(t->files, t->nfiles + 1, sizeof(*t->files));
+	t->files[t->nfiles++] = f;
+	return f;
+}
+
+int stk_add_map(struct stk_target *t, uint64_t start, uint64_t end,
+		uint64_t off, const char *path)
+{
+	struct stk_map *m;
+
+	if (end <= start)
+		return -1;
+	t->maps = stk_xrealloc(t->maps, t->nmaps + 1, sizeof(*t->maps));
+	m = &t->maps[t->nmaps++];
+	m->start = start;
+	m->end = end;
+	m->off = off;
+	m->file = stk_file_get(t, path);
+	return 0;
+}
+
+/*
+ * Registers as the kernel lays them out in NT_PRSTATUS's pr_reg and in
+ * PTRACE_GETREGSET NT_PRSTATUS, into DWARF numbering.
+ */
+static const int8_t x86_64_prreg_dwarf[] = {
+	15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 0, 2, 1, 4, 5,
+	-1,		/* orig_rax */
+	16,		/* rip */
+	-1, -1,		/* cs, eflags */
+	7,		/* rsp */
+};
+
+int stk_add_thread(struct stk_target *t, int tid, const uint8_t *regs,
+		   size_t len)
+{
+	struct stk_thread *th;
+	unsigned int i;
+
+	t->threads = stk_xrealloc(t->threads, t->nthreads + 1,
+				  sizeof(*t->threads));
+	th = &t->threads[t->nthreads++];
+	memset(th, 0, sizeof(*th));
+	th->tid = tid;
+	switch (t->arch) {
+	case UW_ARCH_X86_64:
+		if (len < sizeof(x86_64_prreg_dwarf) * 8)
+			return -1;
+		for (i = 0; i < sizeof(x86_64_prreg_dwarf); i++)
+			if (x86_64_prreg_dwarf[i] >= 0)
+				uw_reg_set(&th->regs, x86_64_prreg_dwarf[i],
+					   stk_load_u64(regs + 8 * i,
+							t->big_endian));
+		break;
+	case UW_ARCH_AARCH64:
+		/* x0..x30, sp, pc (then pstate): DWARF 0..32 in order. */
+		if (len < 33 * 8)
+			return -1;
+		for (i = 0; i <= UW_AARCH64_PC; i++)
+			uw_reg_set(&th->regs, i,
+				   stk_load_u64(regs + 8 * i, t->big_endian));
+		break;
+	default:
+		return -1;
+	}
+	th->ok = true;
+	return 0;
+}
+
+/* Memory: the core's own bytes win, then the mapped files' contents. */
+static const struct stk_seg *find_seg(const struct stk_target *t,
+				      uint64_t addr)
+{
+	size_t lo = 0, hi = t->nsegs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < t->segs[mid].start)
+			hi = mid;
+		else if (addr - t->segs[mid].start >= t->segs[mid].size)
+			lo = mid + 1;
+		else
+			return &t->segs[mid];
+	}
+	return NULL;
+}
+
+static const struct stk_map *find_map(const struct stk_target *t,
+				      uint64_t addr)
+{
+	size_t lo = 0, hi = t->nmaps, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < t->maps[mid].start)
+			hi = mid;
+		else if (addr >= t->maps[mid].end)
+			lo = mid + 1;
+		else
+			return &t->maps[mid];
+	}
+	return NULL;
+}
+
+static size_t read_chunk(struct stk_target *t, uint64_t addr, uint8_t *dst,
+			 size_t len)
+{
+	const struct stk_seg *s = find_seg(t, addr);
+	const struct stk_map *m;
+	uint64_t n, off;
+
+	if (s) {
+		n = s->size - (addr - s->start);
+		n = n < len ? n : len;
+		memcpy(dst, s->data + (addr - s->start), n);
+		return n;
+	}
+	m = find_map(t, addr);
+	if (!m || stk_file_open(m->file))
+		return 0;
+	off = m->off + (addr - m->start);
+	if (off < m->off || off >= m->file->size)
+		return 0;
+	n = m->end - addr;
+	n = n < len ? n : len;
+	n = n < m->file->size - off ? n : m->file->size - off;
+	memcpy(dst, m->file->img + off, n);
+	return n;
+}
+
+static int live_read(struct stk_target *t, uint64_t addr, void *dst,
+		     size_t len)
+{
+	ssize_t n;
+
+	if (addr > (uint64_t)INT64_MAX || len > (size_t)INT64_MAX - addr)
+		return -1;
+	n = pread(t->memfd, dst, len, (off_t)addr);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+int stk_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct stk_target *t = ctx;
+	uint8_t *d = dst;
+	size_t n;
+
+	if (t->live)
+		return live_read(t, addr, dst, len);
+	while (len) {
+		n = read_chunk(t, addr, d, len);
+		if (!n || addr + n < addr)
+			return -1;
+		addr += n;
+		d += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ELF images: mapped files and the vDSO. */
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct stk_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Global before weak before local, so the first of a run wins. */
+	if (x->bind != y->bind)
+		return (x->bind == STB_GLOBAL ? 0 : x->bind == STB_WEAK ? 1 : 2) -
+		       (y->bind == STB_GLOBAL ? 0 : y->bind == STB_WEAK ? 1 : 2);
+	return strcmp(x->name, y->name);
+}
+
+static void load_syms(struct stk_file *f, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
+		    !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		n = d->d_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int st;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			st = GELF_ST_TYPE(sym.st_info);
+			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			f->syms = stk_xrealloc(f->syms, f->nsyms + 1,
+					       sizeof(*f->syms));
+			f->syms[f->nsyms].addr = sym.st_value;
+			f->syms[f->nsyms].size = sym.st_size;
+			f->syms[f->nsyms].name = name;
+			f->syms[f->nsyms].bind = GELF_ST_BIND(sym.st_info);
+			f->nsyms++;
+		}
+	}
+}
+
+int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap)
+{
+	f->img = img;
+	f->size = size;
+	f->heap = heap;
+	elf_version(EV_CURRENT);
+	f->elf = elf_memory((char *)img, size);
+	if (f->elf && elf_kind(f->elf) != ELF_K_ELF) {
+		elf_end(f->elf);
+		f->elf = NULL;
+	}
+	if (!f->elf)
+		return 0;	/* bytes still serve as memory */
+	load_syms(f, SHT_SYMTAB);
+	if (!f->nsyms)
+		load_syms(f, SHT_DYNSYM);
+	return 0;
+}
+
+int stk_file_open(struct stk_file *f)
+{
+	const char *path = f->open_path ? f->open_path : f->path;
+	struct stat st;
+	void *img;
+	int fd;
+
+	if (f->tried)
+		return f->img ? 0 : -1;
+	f->tried = true;
+	if (f->path[0] != '/' && !f->open_path)
+		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
+		fprintf(stderr, "uwind: %s: %s\n", path,
+			fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* Private and writable: libelf may convert data in place. */
+	img = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (img == MAP_FAILED) {
+		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return stk_load_image(f, img, st.st_size, false);
+}
+
+static uint64_t page_down(const struct stk_target *t, uint64_t v)
+{
+	return v & ~(t->page_size - 1);
+}
+
+/*
+ * The vDSO: an ELF image the kernel maps at base, read from the target.
+ * Its first PT_LOAD starts at file offset 0 of the image.
+ */
+void stk_add_vdso(struct stk_target *t, uint64_t base, uint8_t *img,
+		  size_t size)
+{
+	struct stk_file *f = stk_file_get(t, "[vdso]");
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (f->tried) {
+		free(img);
+		return;
+	}
+	f->tried = true;
+	stk_load_image(f, img, size, true);
+	if (!f->elf || elf_getphdrnum(f->elf, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		f->bias = (int64_t)(base + ph.p_offset - ph.p_vaddr);
+		f->placed = true;
+		return;
+	}
+}
+
+/* Bias from a mapping of the file that starts a PT_LOAD's pages. */
+static void place_file(struct stk_target *t, struct stk_file *f)
+{
+	size_t i, j, n;
+	GElf_Phdr ph;
+
+	if (f->placed || elf_getphdrnum(f->elf, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		for (j = 0; j < t->nmaps; j++) {
+			if (t->maps[j].file != f ||
+			    t->maps[j].off != page_down(t, ph.p_offset))
+				continue;
+			f->bias = (int64_t)(t->maps[j].start -
+					    page_down(t, ph.p_vaddr));
+			f->placed = true;
+			return;
+		}
+	}
+}
+
+static void add_module(struct stk_target *t, struct stk_file *f,
+		       uint64_t start, uint64_t end)
+{
+	struct uw_module *m;
+
+	t->mods = stk_xrealloc(t->mods, t->nmods + 1, sizeof(*t->mods));
+	t->mod_file = stk_xrealloc(t->mod_file, t->nmods + 1,
+				   sizeof(*t->mod_file));
+	m = &t->mods[t->nmods];
+	m->start = start;
+	m->end = end;
+	m->sframe = f->has_sframe ? &f->sf : NULL;
+	t->mod_file[t->nmods++] = f;
+}
+
+static void file_modules(struct stk_target *t, struct stk_file *f)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+	int err;
+
+	if (!f->elf)
+		return;
+	place_file(t, f);
+	if (!f->placed) {
+		fprintf(stderr, "uwind: %s: cannot place the file in memory\n",
+			f->path);
+		return;
+	}
+	err = tool_elf_sframe(f->elf, &f->tab);
+	if (err < 0)
+		fprintf(stderr, "uwind: %s: cannot read SFrame section\n",
+			f->path);
+	if (!err) {
+		f->tab.span.addr += (uint64_t)f->bias;
+		err = uw_sframe_init(&f->sf, &f->tab.span);
+		if (err)
+			fprintf(stderr, "uwind: %s: SFrame: %s\n", f->path,
+				uw_strerror(err));
+		else if (f->sf.arch != t->arch)
+			fprintf(stderr, "uwind: %s: SFrame for %s, not %s\n",
+				f->path, uw_arch_name(f->sf.arch),
+				uw_arch_name(t->arch));
+		else
+			f->has_sframe = true;
+	}
+	if (elf_getphdrnum(f->elf, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph) ||
+		    ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) ||
+		    !ph.p_memsz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+			continue;
+		add_module(t, f, ph.p_vaddr + (uint64_t)f->bias,
+			   ph.p_vaddr + ph.p_memsz + (uint64_t)f->bias);
+	}
+	for (i = 0; i < f->nsyms; i++)
+		f->syms[i].addr += (uint64_t)f->bias;
+	if (f->nsyms)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_sym);
+}
+
+static int cmp_mod(const void *a, const void *b)
+{
+	const struct uw_module *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct stk_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void build_modules(struct stk_target *t)
+{
+	struct stk_file **files;
+	size_t i, k;
+
+	for (i = 0; i < t->nfiles; i++) {
+		stk_file_open(t->files[i]);
+		file_modules(t, t->files[i]);
+	}
+	/* Sort modules and their files together: sort pairs by index. */
+	if (t->nmods > 1) {
+		struct { struct uw_module m; size_t i; } *tmp;
+
+		tmp = stk_xrealloc(NULL, t->nmods, sizeof(*tmp));
+		for (i = 0; i < t->nmods; i++) {
+			tmp[i].m = t->mods[i];
+			tmp[i].i = i;
+		}
+		qsort(tmp, t->nmods, sizeof(*tmp), cmp_mod);
+		files = stk_xrealloc(NULL, t->nmods, sizeof(*files));
+		/* Drop a module that overlaps the one before it. */
+		for (i = 0, k = 0; i < t->nmods; i++) {
+			if (k && tmp[i].m.start < t->mods[k - 1].end) {
+				fprintf(stderr,
+					"uwind: %s: text overlaps %s, ignored\n",
+					t->mod_file[tmp[i].i]->path,
+					files[k - 1]->path);
+				continue;
+			}
+			files[k] = t->mod_file[tmp[i].i];
+			t->mods[k++] = tmp[i].m;
+		}
+		free(tmp);
+		free(t->mod_file);
+		t->mod_file = files;
+		t->nmods = k;
+	}
+}
+
+static const struct stk_sym *find_sym(const struct stk_file *f, uint64_t pc)
+{
+	size_t lo = 0, hi = f->nsyms, mid;
+	const struct stk_sym *s;
+
+	/* Last symbol starting at or below pc... */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &f->syms[lo - 1];
+	/* ...and the first (preferred) one of its address. */
+	while (s > f->syms && s[-1].addr == s->addr)
+		s--;
+	if (s->size && pc - s->addr >= s->size)
+		return NULL;
+	return s;
+}
+
+static void print_frame(const struct stk_target *t, unsigned int i,
+			const struct uw_frame *fr)
+{
+	bool exact = i == 0 || (fr->flags & UW_FRAME_SIGNAL);
+	uint64_t look = exact || !fr->pc ? fr->pc : fr->pc - 1;
+	const struct stk_file *f = NULL;
+	const struct stk_sym *s = NULL;
+	const struct stk_map *m;
+	const char *mod = "??";
+
+	if (fr->module != UW_NO_MODULE && fr->module < t->nmods)
+		f = t->mod_file[fr->module];
+	if (!f) {
+		m = find_map(t, look);
+		if (m)
+			f = m->file;
+	}
+	if (f) {
+		mod = f->path;
+		s = find_sym(f, look);
+	}
+	printf("#%-2u 0x%016llx ", i, (unsigned long long)fr->pc);
+	if (s)
+		printf("%s+0x%llx", s->name,
+		       (unsigned long long)(fr->pc - s->addr));
+	else
+		fputs("??", stdout);
+	printf(" (%s) [%s]%s\n", mod, uw_source_name(fr->source),
+	       (fr->flags & UW_FRAME_SIGNAL) ? " signal" : "");
+}
+
+static void print_thread(struct stk_target *t, size_t n,
+			 const struct stk_thread *th)
+{
+	static struct uw_frame frames[MAX_FRAMES];
+	struct uw_walk_result res;
+	struct uw_cursor cur;
+	struct uw_walk_cfg cfg;
+	size_t i, nf;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.arch = t->arch;
+	cfg.big_endian = t->big_endian;
+	cfg.mods = t->mods;
+	cfg.nmods = t->nmods;
+	cfg.mem.read = stk_read;
+	cfg.mem.ctx = t;
+	cfg.pac_mask = t->pac_mask;
+	printf("Thread %zu (LWP %d):\n", n, th->tid);
+	if (!th->ok) {
+		printf("# stopped: %s (%s)\n", uw_stop_name(UW_STOP_NO_INFO),
+		       uw_strerror(UW_EREG));
+		return;
+	}
+	nf = uw_walk(&cur, &cfg, &th->regs, frames, MAX_FRAMES, &res);
+	for (i = 0; i < nf; i++)
+		print_frame(t, (unsigned int)i, &frames[i]);
+	printf("# stopped: %s (%s)\n", uw_stop_name(res.stop),
+	       uw_strerror(res.err));
+}
+
+static void free_target(struct stk_target *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nfiles; i++) {
+		struct stk_file *f = t->files[i];
+
+		if (f->elf)
+			elf_end(f->elf);
+		if (f->img && f->heap)
+			free(f->img);
+		else if (f->img)
+			munmap(f->img, f->size);
+		tool_table_free(&f->tab);
+		free(f->syms);
+		free(f->path);
+		free(f->open_path);
+		free(f);
+	}
+	free(t->files);
+	free(t->maps);
+	free(t->segs);
+	free(t->threads);
+	free(t->mods);
+	free(t->mod_file);
+}
+
+static int stack_usage(void)
+{
+	fprintf(stderr, "usage: uwind stack [--no-sframe] --core CORE [--exe FILE]\n"
+			"       uwind stack [--no-sframe] -p PID\n");
+	return 2;
+}
 
 int cmd_stack(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "uwind: stack: not implemented yet\n");
-	return 2;
+	const char *core = NULL, *exe = NULL, *pid_s = NULL;
+	bool no_sframe = false;
+	struct stk_target t;
+	uint64_t pid = 0;
+	size_t i;
+	int ret;
+
+	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "--core") && i + 1 < (size_t)argc)
+			core = argv[++i];
+		else if (!strcmp(argv[i], "--exe") && i + 1 < (size_t)argc)
+			exe = argv[++i];
+		else if (!strcmp(argv[i], "-p") && i + 1 < (size_t)argc)
+			pid_s = argv[++i];
+		else if (!strcmp(argv[i], "--no-sframe"))
+			no_sframe = true;
+		else
+			return stack_usage();
+	}
+	if (!!core == !!pid_s || (exe && !core))
+		return stack_usage();
+	if (pid_s && (parse_u64(pid_s, &pid) || !pid || pid > INT32_MAX)) {
+		fprintf(stderr, "uwind: bad pid '%s'\n", pid_s);
+		return 2;
+	}
+
+	memset(&t, 0, sizeof(t));
+	t.memfd = -1;
+	t.page_size = 4096;
+	ret = core ? stk_core_open(&t, core, exe) : stk_live_open(&t, (int)pid);
+	if (!ret) {
+		if (t.nmaps)
+			qsort(t.maps, t.nmaps, sizeof(*t.maps), cmp_map);
+		build_modules(&t);
+		/* --no-sframe: what a plain frame-pointer unwinder sees. */
+		for (i = 0; no_sframe && i < t.nmods; i++)
+			t.mods[i].sframe = NULL;
+		for (i = 0; i < t.nthreads; i++) {
+			if (i)
+				putchar('\n');
+			print_thread(&t, i + 1, &t.threads[i]);
+		}
+		fflush(stdout);
+	}
+	if (core)
+		stk_core_close(&t);
+	else
+		stk_live_close(&t);
+	free_target(&t);
+	return ret ? 1 : 0;
 }

@@ -133,6 +133,21 @@ static int find_segment(Elf *elf, struct tool_table *t)
 	return 1;
 }
 
+/*
+ * The SFrame table of an ELF already open (section, else PT_GNU_SFRAME),
+ * at its ELF vaddr: 0 found, 1 none, -1 unreadable.  Prints nothing.
+ */
+int tool_elf_sframe(struct Elf *elf, struct tool_table *t)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = find_section(elf, t);
+	if (ret > 0)
+		ret = find_segment(elf, t);
+	return ret;
+}
+
 int tool_load_elf_sframe(const char *path, struct tool_table *t)
 {
 	int fd, ret;

@@ -17,6 +17,9 @@ struct tool_table {
 
 /* Load the .sframe of an ELF file (section, else PT_GNU_SFRAME). */
 int tool_load_elf_sframe(const char *path, struct tool_table *t);
+/* The same for an ELF open in libelf: 0 found, 1 none, -1 error; quiet. */
+struct Elf;
+int tool_elf_sframe(struct Elf *elf, struct tool_table *t);
 /* Load a raw section file placed at vaddr. */
 int tool_load_raw(const char *path, uint64_t vaddr, struct tool_table *t);
 void tool_table_free(struct tool_table *t);

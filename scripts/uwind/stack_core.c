@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * `uwind stack --core`: the target behind an ELF core file.
+ *
+ * Threads come from NT_PRSTATUS, mapped files from NT_FILE, memory from
+ * the PT_LOAD segments' file contents (a segment the core left empty, as
+ * kernels, gdb and qemu do for unmodified file-backed text, is read from
+ * the mapped file instead), the executable's entry and the vDSO from
+ * NT_AUXV, AArch64's pointer-auth mask from NT_ARM_PAC_MASK.
+ *
+ * qemu-user writes NT_PRSTATUS, NT_PRPSINFO and NT_AUXV but no NT_FILE:
+ * then the executable named by --exe is placed from its program headers,
+ * at its linked address (ET_EXEC) or moved by AT_ENTRY - e_entry (PIE).
+ * Every offset and size read from the core is checked against the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "stack.h"
+
+#ifndef NT_FILE
+#define NT_FILE		0x46494c45
+#endif
+#ifndef NT_ARM_PAC_MASK
+#define NT_ARM_PAC_MASK	0x406
+#endif
+
+#define PRSTATUS_PID	32	/* pr_pid in the 64-bit elf_prstatus */
+#define PRSTATUS_REG	112	/* pr_reg in the 64-bit elf_prstatus */
+
+static uint32_t load_u32(const uint8_t *p, bool be)
+{
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		    (uint32_t)p[2] << 8 | p[3]
+		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+		    (uint32_t)p[1] << 8 | p[0];
+}
+
+static void note_prstatus(struct stk_target *t, const char *core,
+			  const uint8_t *d, size_t n)
+{
+	if (n < PRSTATUS_REG) {
+		fprintf(stderr, "uwind: %s: short NT_PRSTATUS note\n", core);
+		return;
+	}
+	if (stk_add_thread(t, (int)load_u32(d + PRSTATUS_PID, t->big_endian),
+			   d + PRSTATUS_REG, n - PRSTATUS_REG))
+		fprintf(stderr, "uwind: %s: NT_PRSTATUS of LWP %u too short\n",
+			core, load_u32(d + PRSTATUS_PID, t->big_endian));
+}
+
+/*
+ * NT_FILE: u64 count, u64 page_size, count x {start, end, file page
+ * offset}, then count NUL-terminated paths.
+ */
+static int note_file(struct stk_target *t, const char *core, const uint8_t *d,
+		     size_t n)
+{
+	uint64_t count, page, i;
+	const uint8_t *name, *end = d + n;
+	bool be = t->big_endian;
+
+	if (n < 16)
+		goto bad;
+	count = stk_load_u64(d, be);
+	page = stk_load_u64(d + 8, be);
+	if (count > (n - 16) / 24 || !page || (page & (page - 1)))
+		goto bad;
+	t->page_size = page;
+	name = d + 16 + count * 24;
+	for (i = 0; i < count; i++) {
+		const uint8_t *e = d + 16 + i * 24, *nul;
+		uint64_t start = stk_load_u64(e, be);
+		uint64_t stop = stk_load_u64(e + 8, be);
+		uint64_t pgoff = stk_load_u64(e + 16, be);
+
+		nul = name < end ? memchr(name, 0, end - name) : NULL;
+		if (!nul || pgoff > UINT64_MAX / page)
+			goto bad;
+		stk_add_map(t, start, stop, pgoff * page, (const char *)name);
+		name = nul + 1;
+	}
+	return 1;
+bad:
+	fprintf(stderr, "uwind: %s: malformed NT_FILE note\n", core);
+	return 0;
+}
+
+static void note_auxv(struct stk_target *t, const uint8_t *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 16 <= n; i += 16) {
+		uint64_t type = stk_load_u64(d + i, t->big_endian);
+		uint64_t val = stk_load_u64(d + i + 8, t->big_endian);
+
+		if (type == AT_NULL)
+			break;
+		if (type == AT_ENTRY) {
+			t->at_entry = val;
+			t->has_entry = true;
+		} else if (type == AT_SYSINFO_EHDR && val) {
+			t->at_vdso = val;
+			t->has_vdso = true;
+		}
+	}
+}
+
+/* Walk one PT_NOTE segment; returns whether an NT_FILE note was seen. */
+static bool read_notes(struct stk_target *t, const char *core,
+		       const GElf_Phdr *ph)
+{
+	size_t off = 0, name_off, desc_off, size = ph->p_filesz;
+	bool has_file = false;
+	Elf_Data *data;
+	GElf_Nhdr nh;
+
+	if (ph->p_offset >= t->core_size)
+		return false;
+	if (size > t->core_size - ph->p_offset)
+		size = t->core_size - ph->p_offset;
+	data = elf_getdata_rawchunk(t->core_elf, ph->p_offset, size,
+				    ELF_T_NHDR);
+	if (!data)
+		return false;
+	while (off < data->d_size &&
+	       (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		const char *name = (const char *)data->d_buf + name_off;
+		const uint8_t *desc = (const uint8_t *)data->d_buf + desc_off;
+
+		if (nh.n_namesz == 5 && !memcmp(name, "CORE", 5)) {
+			if (nh.n_type == NT_PRSTATUS)
+				note_prstatus(t, core, desc, nh.n_descsz);
+			else if (nh.n_type == NT_AUXV)
+				note_auxv(t, desc, nh.n_descsz);
+			else if (nh.n_type == NT_FILE && !has_file)
+				has_file = note_file(t, core, desc,
+						     nh.n_descsz);
+		} else if (nh.n_namesz == 6 && !memcmp(name, "LINUX", 6) &&
+			   nh.n_type == NT_ARM_PAC_MASK && nh.n_descsz >= 16) {
+			/* data_mask, insn_mask: return addresses are code. */
+			t->pac_mask = stk_load_u64(desc + 8, t->big_endian);
+		}
+	}
+	return has_file;
+}
+
+static void add_seg(struct stk_target *t, const char *core,
+		    const GElf_Phdr *ph, bool *warned)
+{
+	uint64_t size = ph->p_filesz < ph->p_memsz ? ph->p_filesz : ph->p_memsz;
+	struct stk_seg *s;
+
+	if (!size)
+		return;
+	if (ph->p_offset >= t->core_size ||
+	    size > t->core_size - ph->p_offset) {
+		if (!*warned)
+			fprintf(stderr, "uwind: %s: truncated core: memory "
+				"beyond the end of the file is missing\n", core);
+		*warned = true;
+		if (ph->p_offset >= t->core_size)
+			return;
+		size = t->core_size - ph->p_offset;
+	}
+	if (ph->p_vaddr + size < ph->p_vaddr)
+		return;
+	t->segs = stk_xrealloc(t->segs, t->nsegs + 1, sizeof(*t->segs));
+	s = &t->segs[t->nsegs++];
+	s->start = ph->p_vaddr;
+	s->size = size;
+	s->data = t->core_img + ph->p_offset;
+}
+
+static int cmp_seg(const void *a, const void *b)
+{
+	const struct stk_seg *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Without NT_FILE: map the executable's PT_LOADs where it was loaded. */
+static int place_exe(struct stk_target *t, const char *exe)
+{
+	struct stk_file *f = stk_file_get(t, exe);
+	uint64_t bias = 0, prev_end = 0;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+
+	if (!f->open_path)
+		f->open_path = strdup(exe);
+	if (stk_file_open(f))
+		return -1;
+	if (!f->elf || !gelf_getehdr(f->elf, &eh) ||
+	    elf_getphdrnum(f->elf, &n)) {
+		fprintf(stderr, "uwind: %s: not an ELF file\n", exe);
+		return -1;
+	}
+	if (t->has_entry)
+		bias = t->at_entry - eh.e_entry;
+	else if (eh.e_type == ET_DYN)
+		fprintf(stderr, "uwind: %s: position-independent and the core "
+			"has no AT_ENTRY: assuming it is loaded at 0\n", exe);
+	if (eh.e_type == ET_EXEC && bias)
+		fprintf(stderr, "uwind: %s: entry point differs from the "
+			"core's AT_ENTRY: wrong executable?\n", exe);
+	for (i = 0; i < n; i++) {
+		uint64_t start, end, off;
+
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !ph.p_filesz)
+			continue;
+		start = (ph.p_vaddr + bias) & ~(t->page_size - 1);
+		off = ph.p_offset & ~(t->page_size - 1);
+		end = ph.p_vaddr + bias + ph.p_filesz;
+		if (start < prev_end) {		/* shares a page */
+			off += prev_end - start;
+			start = prev_end;
+		}
+		if (end > start)
+			stk_add_map(t, start, end, off, exe);
+		prev_end = end > prev_end ? end : prev_end;
+	}
+	f->bias = (int64_t)bias;
+	f->placed = true;
+	return 0;
+}
+
+/* With NT_FILE and --exe: read the main executable from FILE instead. */
+static void override_exe(struct stk_target *t, const char *exe)
+{
+	struct stk_file *f = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nmaps && t->has_entry; i++)
+		if (t->at_entry >= t->maps[i].start &&
+		    t->at_entry < t->maps[i].end)
+			f = t->maps[i].file;
+	if (!f && t->nmaps)
+		f = t->maps[0].file;
+	if (!f)
+		return;
+	free(f->open_path);
+	f->open_path = strdup(exe);
+}
+
+static void load_vdso(struct stk_target *t)
+{
+	size_t i;
+
+	for (i = 0; t->has_vdso && i < t->nsegs; i++) {
+		const struct stk_seg *s = &t->segs[i];
+		uint64_t n = s->size - (t->at_vdso - s->start);
+		uint8_t *img;
+
+		if (t->at_vdso < s->start || t->at_vdso - s->start >= s->size)
+			continue;
+		img = stk_xrealloc(NULL, n, 1);
+		memcpy(img, s->data + (t->at_vdso - s->start), n);
+		stk_add_vdso(t, t->at_vdso, img, n);
+		return;
+	}
+}
+
+int stk_core_open(struct stk_target *t, const char *core, const char *exe)
+{
+	bool has_file = false, warned = false;
+	struct stat st;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+	void *img;
+	int fd;
+
+	fd = open(core, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "uwind: %s: %s\n", core, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		fprintf(stderr, "uwind: %s: not an ELF core file\n", core);
+		close(fd);
+		return -1;
+	}
+	img = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (img == MAP_FAILED) {
+		fprintf(stderr, "uwind: %s: %s\n", core, strerror(errno));
+		return -1;
+	}
+	t->core_img = img;
+	t->core_size = st.st_size;
+	elf_version(EV_CURRENT);
+	t->core_elf = elf_memory(img, st.st_size);
+	if (!t->core_elf || elf_kind(t->core_elf) != ELF_K_ELF ||
+	    !gelf_getehdr(t->core_elf, &eh) || eh.e_type != ET_CORE) {
+		fprintf(stderr, "uwind: %s: not an ELF core file\n", core);
+		return -1;
+	}
+	if (gelf_getclass(t->core_elf) != ELFCLASS64) {
+		fprintf(stderr, "uwind: %s: only 64-bit cores are supported\n",
+			core);
+		return -1;
+	}
+	t->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	switch (eh.e_machine) {
+	case EM_X86_64:
+		t->arch = UW_ARCH_X86_64;
+		break;
+	case EM_AARCH64:
+		t->arch = UW_ARCH_AARCH64;
+		/* Linux user space: bits above a 48-bit VA, TBI byte included. */
+		t->pac_mask = 0xff7f000000000000ull;
+		break;
+	default:
+		fprintf(stderr, "uwind: %s: unsupported machine %u\n", core,
+			eh.e_machine);
+		return -1;
+	}
+	if (elf_getphdrnum(t->core_elf, &n)) {
+		fprintf(stderr, "uwind: %s: bad program headers: %s\n", core,
+			elf_errmsg(-1));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(t->core_elf, (int)i, &ph)) {
+			fprintf(stderr, "uwind: %s: bad program header %zu\n",
+				core, i);
+			return -1;
+		}
+		if (ph.p_type == PT_NOTE)
+			has_file |= read_notes(t, core, &ph);
+		else if (ph.p_type == PT_LOAD)
+			add_seg(t, core, &ph, &warned);
+	}
+	if (!t->nthreads) {
+		fprintf(stderr, "uwind: %s: no NT_PRSTATUS note: no threads\n",
+			core);
+		return -1;
+	}
+	if (t->nsegs)
+		qsort(t->segs, t->nsegs, sizeof(*t->segs), cmp_seg);
+	if (has_file && exe) {
+		override_exe(t, exe);
+	} else if (exe) {
+		if (place_exe(t, exe))
+			return -1;
+	} else if (!has_file) {
+		fprintf(stderr, "uwind: %s: no NT_FILE note, mapped files "
+			"unknown: name the executable with --exe\n", core);
+	}
+	load_vdso(t);
+	return 0;
+}
+
+void stk_core_close(struct stk_target *t)
+{
+	if (t->core_elf)
+		elf_end(t->core_elf);
+	if (t->core_img)
+		munmap(t->core_img, t->core_size);
+	t->core_elf = NULL;
+	t->core_img = NULL;
+}

@@ -1,0 +1,365 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# `uwind stack` on cores and live processes of the chain program
+# (selftests/stack/chain.c), compared with independent unwinders:
+# eu-stack (elfutils, DWARF CFI from .eh_frame) and gdb's `bt`, and with
+# the call chain the program's source fixes.  Function names are compared
+# up to and including main (worker for the second thread); sigreturn
+# trampoline frames are left out of the name lists (gdb prints no name for
+# them) and checked on their own.
+#
+# x86-64 cores come from gcore on a process stopped (SIGSTOP) in its leaf;
+# AArch64 cores are what qemu-aarch64 writes itself when the static program
+# crashes (no NT_FILE note: --exe places the executable).
+#
+# eu-stack is not used on qemu cores: without NT_FILE it does not find the
+# executable's module even with -e and prints wrong frames.  gdb-multiarch
+# 13 loops forever unwinding through qemu's AArch64 sigreturn trampoline,
+# so the AArch64 signal-frame core is checked against the source's chain
+# only.
+#
+# usage: stack.sh UWIND BUILD_DIR   (BUILD_DIR holds chain and chain-a64)
+set -u
+
+UWIND=$1
+BIN=$(cd "$2" && pwd)
+TMP=$(mktemp -d)
+PIDS=""
+n=0
+
+cleanup()
+{
+	for p in $PIDS; do
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+skip()
+{
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+have()
+{
+	command -v "$1" >/dev/null 2>&1
+}
+
+MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
+WORKER_CHAIN="worker_leaf worker_mid worker"
+SIG_CHAIN="leaf handler_mid on_usr1 sig_raise run_sig main"
+
+# Name lists, one line per thread: "LWP name name ...", cut after main or
+# worker, sorted by LWP.
+cut_chain()
+{
+	awk '{ l = $1; for (i = 2; i <= NF; i++) { l = l " " $i;
+		if ($i == "main" || $i == "worker") break } print l }' | sort -n
+}
+
+uw_names()
+{
+	awk '/^Thread [0-9]+ \(LWP [0-9]+\):$/ {
+		if (l != "") print l; l = $4; sub(/\):$/, "", l); next }
+	/^#[0-9]/ && !/\[sigframe\]/ {
+		f = $3; sub(/\+0x[0-9a-f]+$/, "", f); l = l " " f }
+	END { if (l != "") print l }' "$1" | cut_chain
+}
+
+eu_names()
+{
+	awk '/^TID [0-9]+:$/ { if (l != "") print l; l = $2; sub(/:$/, "", l); next }
+	/^#[0-9]/ && $3 != "__restore_rt" { l = l " " $3 }
+	END { if (l != "") print l }' "$1" | cut_chain
+}
+
+gdb_names()
+{
+	awk '/^Thread [0-9]+ .*LWP [0-9]+/ {
+		if (l != "") print l; match($0, /LWP [0-9]+/);
+		l = substr($0, RSTART + 4, RLENGTH - 4); next }
+	l != "" && /^#[0-9]/ {
+		if (match($0, / in [^ ]+ \(/))
+			f = substr($0, RSTART + 4, RLENGTH - 6)
+		else if ($2 ~ /^</)
+			next
+		else
+			f = $2
+		l = l " " f }
+	END { if (l != "") print l }' "$1" | cut_chain
+}
+
+# The names of the thread whose LWP is $2 in a name list file $1.
+thread_of()
+{
+	awk -v t="$2" '$1 == t { $1 = ""; sub(/^ /, ""); print }' "$1"
+}
+
+# Start the chain program in mode $1 and wait until it is stopped.
+start_stopped()
+{
+	"$BIN/chain" "$1" >"$TMP/pid.$1" &
+	PIDS="$PIDS $!"
+	pid=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		st=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+		[ "$st" = T ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+echo "TAP version 13"
+echo "1..27"
+
+# ---- x86-64: gcore of a stopped two-thread process, and the live process.
+if have gcore && start_stopped stop; then
+	gcore -o "$TMP/core" "$pid" >/dev/null 2>&1
+	CORE=$TMP/core.$pid
+	[ -s "$CORE" ]
+	ok $? "x86-64: gcore wrote a core"
+	"$UWIND" stack --core "$CORE" >"$TMP/uw.txt" 2>"$TMP/uw.err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(grep -c '^Thread ' "$TMP/uw.txt")" -eq 2 ]
+	ok $? "x86-64 core: uwind stack --core exits 0 with 2 threads"
+	uw_names "$TMP/uw.txt" >"$TMP/uw.names"
+	[ "$(thread_of "$TMP/uw.names" "$pid")" = "$MAIN_CHAIN" ]
+	ok $? "x86-64 core: main thread is the source's chain"
+	[ "$(awk -v p="$pid" '$1 != p' "$TMP/uw.names" | cut -d' ' -f2-)" = \
+	  "$WORKER_CHAIN" ]
+	ok $? "x86-64 core: second thread is the worker chain"
+	# Every frame up to main was unwound with SFrame.
+	out=$(awk '/^Thread 1 /, /^# stopped/' "$TMP/uw.txt" |
+	      awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' | sort -u)
+	[ "$out" = "[sframe]" ]
+	ok $? "x86-64 core: frames up to main unwound by [sframe]"
+	if have eu-stack; then
+		eu-stack --core "$CORE" -e "$BIN/chain" >"$TMP/eu.txt" 2>/dev/null
+		eu_names "$TMP/eu.txt" >"$TMP/eu.names"
+		[ -s "$TMP/eu.names" ] && cmp -s "$TMP/uw.names" "$TMP/eu.names"
+		ok $? "x86-64 core: same functions as eu-stack"
+	else
+		skip "x86-64 core: same functions as eu-stack" "no eu-stack"
+	fi
+	if have gdb; then
+		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
+			>"$TMP/gdb.txt" 2>/dev/null
+		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
+		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/uw.names" "$TMP/gdb.names"
+		ok $? "x86-64 core: same functions as gdb bt"
+	else
+		skip "x86-64 core: same functions as gdb bt" "no gdb"
+	fi
+
+	# The live process, still stopped in its leaf.
+	ntask=$(ls "/proc/$pid/task" | wc -l)
+	"$UWIND" stack -p "$pid" >"$TMP/live.txt" 2>"$TMP/live.err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$ntask" -ge 2 ] &&
+		[ "$(grep -c '^Thread ' "$TMP/live.txt")" -eq "$ntask" ]
+	ok $? "live: uwind stack -p exits 0 and prints all $ntask threads"
+	uw_names "$TMP/live.txt" >"$TMP/live.names"
+	[ "$(thread_of "$TMP/live.names" "$pid")" = "$MAIN_CHAIN" ] &&
+	[ "$(awk -v p="$pid" '$1 != p' "$TMP/live.names" | cut -d' ' -f2-)" = \
+	  "$WORKER_CHAIN" ]
+	ok $? "live: both threads give the source's chains"
+	cmp -s "$TMP/live.names" "$TMP/uw.names"
+	ok $? "live: same functions as the gcore core"
+	[ "$(awk '{ print $3 }' "/proc/$pid/stat")" = T ]
+	ok $? "live: the process is still stopped after uwind detached"
+	kill -9 "$pid"
+else
+	for d in "x86-64: gcore wrote a core" "x86-64 core: uwind exits 0" \
+		 "x86-64 core: main chain" "x86-64 core: worker chain" \
+		 "x86-64 core: sframe frames" "x86-64 core: eu-stack" \
+		 "x86-64 core: gdb" "live: exit" "live: chains" "live: core" \
+		 "live: still stopped"; do
+		skip "$d" "gcore missing or the program did not stop"
+	done
+fi
+
+# ---- x86-64: a signal handler frame in the chain.
+if have gcore && start_stopped sigstop; then
+	gcore -o "$TMP/sig" "$pid" >/dev/null 2>&1
+	CORE=$TMP/sig.$pid
+	kill -9 "$pid"
+	"$UWIND" stack --core "$CORE" >"$TMP/sig.txt" 2>/dev/null
+	uw_names "$TMP/sig.txt" >"$TMP/sig.names"
+	[ "$(thread_of "$TMP/sig.names" "$pid")" = "$SIG_CHAIN" ]
+	ok $? "x86-64 signal core: the source's chain"
+	# on_usr1 returns into the trampoline, unwound as a signal frame, and
+	# the interrupted frame after it has an exact pc.
+	out=$(awk '/^#[0-9]/ { print $3, $NF }' "$TMP/sig.txt" |
+	      sed -n '/^on_usr1/,/^sig_raise/p' | sed 's/+0x[0-9a-f]* / /')
+	[ "$out" = "on_usr1 [sframe]
+?? [sigframe]
+sig_raise signal" ] || [ "$out" = "on_usr1 [sframe]
+__restore_rt [sigframe]
+sig_raise signal" ]
+	ok $? "x86-64 signal core: trampoline frame [sigframe], then an exact-pc frame"
+	if have eu-stack; then
+		eu-stack --core "$CORE" -e "$BIN/chain" >"$TMP/eu.txt" 2>/dev/null
+		eu_names "$TMP/eu.txt" >"$TMP/eu.names"
+		[ -s "$TMP/eu.names" ] && cmp -s "$TMP/sig.names" "$TMP/eu.names"
+		ok $? "x86-64 signal core: same functions as eu-stack"
+	else
+		skip "x86-64 signal core: same functions as eu-stack" "no eu-stack"
+	fi
+	if have gdb; then
+		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
+			>"$TMP/gdb.txt" 2>/dev/null
+		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
+		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/sig.names" "$TMP/gdb.names"
+		ok $? "x86-64 signal core: same functions as gdb bt"
+	else
+		skip "x86-64 signal core: same functions as gdb bt" "no gdb"
+	fi
+else
+	for d in chain trampoline eu-stack gdb; do
+		skip "x86-64 signal core: $d" "gcore missing or no stop"
+	done
+fi
+
+# ---- AArch64: cores qemu-aarch64 writes for a crashing static program.
+# qemu writes qemu_PROG_DATE_PID.core itself (RLIMIT_CORE permitting),
+# then dies of the signal; a directory named "core" keeps the kernel (with
+# core_pattern "core") from also dumping qemu itself there.
+qemu_core()
+{
+	mkdir -p "$TMP/q.$1/core"
+	(cd "$TMP/q.$1" && ulimit -c unlimited &&
+	 qemu-aarch64 "$BIN/chain-a64" "$1" >/dev/null 2>&1; :) 2>/dev/null
+	ls "$TMP/q.$1"/qemu_*.core 2>/dev/null | head -n 1
+}
+
+if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
+	CORE=$(qemu_core crash)
+	[ -n "$CORE" ]
+	ok $? "aarch64: qemu-aarch64 wrote a core for the crash"
+	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
+		>"$TMP/a64.txt" 2>/dev/null
+	rc=$?
+	uw_names "$TMP/a64.txt" | cut -d' ' -f2- >"$TMP/a64.names"
+	[ $rc -eq 0 ] && [ "$(cat "$TMP/a64.names")" = "$MAIN_CHAIN" ]
+	ok $? "aarch64 core: uwind stack --core --exe gives the source's chain"
+	out=$(awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' \
+	      "$TMP/a64.txt" | sort -u)
+	[ "$out" = "[sframe]" ]
+	ok $? "aarch64 core: frames up to main unwound by [sframe]"
+	if have gdb-multiarch; then
+		gdb-multiarch -nx -batch -ex 'thread apply all bt' \
+			"$BIN/chain-a64" "$CORE" >"$TMP/gdb.txt" 2>/dev/null
+		gdb_names "$TMP/gdb.txt" | cut -d' ' -f2- >"$TMP/gdb.names"
+		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/a64.names" "$TMP/gdb.names"
+		ok $? "aarch64 core: same functions as gdb-multiarch bt"
+	else
+		skip "aarch64 core: same functions as gdb-multiarch" "no gdb-multiarch"
+	fi
+	"$UWIND" stack --core "$CORE" >/dev/null 2>"$TMP/a64.err"
+	[ $? -eq 0 ] && grep -q -- '--exe' "$TMP/a64.err"
+	ok $? "aarch64 core without --exe: still walks, says to use --exe"
+
+	CORE=$(qemu_core sigcrash)
+	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
+		>"$TMP/a64s.txt" 2>/dev/null
+	uw_names "$TMP/a64s.txt" | cut -d' ' -f2- >"$TMP/a64s.names"
+	out=$(awk '/^#[0-9]/ { print $NF }' "$TMP/a64s.txt" | sed -n 4,5p |
+	      tr '\n' ' ')
+	[ -n "$CORE" ] && [ "$(cat "$TMP/a64s.names")" = "$SIG_CHAIN" ] &&
+		[ "$out" = "[sigframe] signal " ]
+	ok $? "aarch64 signal core: the source's chain through qemu's trampoline"
+else
+	for d in core chain sframe gdb no-exe signal; do
+		skip "aarch64: $d" "no qemu-aarch64 or no chain-a64"
+	done
+fi
+
+# ---- Bad input: a message and a non-zero exit, never a crash.
+crashed()
+{
+	[ "$1" -ge 128 ] || grep -q -e Sanitizer -e 'runtime error' "$2"
+}
+
+head -c 65536 /dev/urandom >"$TMP/garbage"
+"$UWIND" stack --core "$TMP/garbage" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^uwind: ' "$TMP/err"
+ok $? "garbage core: error message and exit 1"
+
+: >"$TMP/empty"
+"$UWIND" stack --core "$TMP/empty" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^uwind: ' "$TMP/err"
+ok $? "empty core: error message and exit 1"
+
+"$UWIND" stack --core "$BIN/chain" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'not an ELF core' "$TMP/err"
+ok $? "an executable is not a core: error message and exit 1"
+
+# Truncated copies of a real core: the headers alone, part of the
+# segments, all but the end.  Cut before the notes, no thread is left.
+SRC=$(ls "$TMP"/core.* 2>/dev/null | head -n 1)
+if [ -n "$SRC" ]; then
+	size=$(wc -c <"$SRC")
+	bad=0
+	for cut in 63 64 500 1200 $((size / 3)) $((size / 2)) $((size - 4096)) \
+		   $((size - 100)) $((size - 1)); do
+		head -c "$cut" "$SRC" >"$TMP/trunc"
+		"$UWIND" stack --core "$TMP/trunc" >/dev/null 2>"$TMP/err"
+		rc=$?
+		if crashed $rc "$TMP/err" ||
+		   { [ $rc -ne 0 ] && ! grep -q '^uwind: ' "$TMP/err"; }; then
+			echo "# truncated at $cut: rc $rc"
+			bad=1
+		fi
+		if [ "$cut" -le 1200 ] && [ $rc -eq 0 ]; then
+			echo "# truncated at $cut: accepted"
+			bad=1
+		fi
+	done
+	ok $bad "truncated cores: error messages, no crash"
+
+	# Corrupt the program headers and the notes a few bytes at a time.
+	cp "$SRC" "$TMP/corrupt"
+	noff=$(readelf -lW "$SRC" 2>/dev/null | awk '$1 == "NOTE" { print $2; exit }')
+	noff=$((noff))
+	bad=0
+	for off in 56 72 80 96 $((64 + 56 + 8)) $((64 + 56 + 32)) \
+		   $((noff + 4)) $((noff + 20)) $((noff + 200)) $((noff + 700)) \
+		   $((noff + 1500)) $((noff + 3000)) $((noff + 6000)) 0; do
+		printf '\377\377\377\177' |
+			dd of="$TMP/corrupt" bs=1 seek="$off" conv=notrunc \
+			   2>/dev/null
+		"$UWIND" stack --core "$TMP/corrupt" >/dev/null 2>"$TMP/err"
+		rc=$?
+		if crashed $rc "$TMP/err" || [ $rc -gt 1 ]; then
+			echo "# corrupted at $off: rc $rc"
+			bad=1
+		fi
+	done
+	ok $bad "corrupted cores: no crash"
+else
+	skip "truncated cores" "no x86-64 core"
+	skip "corrupted cores" "no x86-64 core"
+fi
+
+"$UWIND" stack -p 2147483647 >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^uwind: ' "$TMP/err"
+ok $? "-p of a missing process: error message and exit 1"
