@@ -17,4 +17,4 @@ $(STACK_DIR)/chain-a64: selftests/stack/chain.c
 	aarch64-linux-gnu-gcc -static $(STACK_CFLAGS) -o $@ $<
 
 ALL_TARGETS += $(STACK_DIR)/chain $(STACK_DIR)/chain-a64
-TESTS += sh selftests/stack/stack.sh $(TOOL) $(STACK_DIR)
+TESTS += sh,selftests/stack/stack.sh,$(TOOL),$(STACK_DIR)
