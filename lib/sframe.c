@@ -244,23 +244,21 @@ int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
 
 /*
- * The fixed part of an FRE: start offset and info byte.  Returns the
+ * The fixed part of an FRE: start offset and info byte, with one bounds
+ * check (the lookup scan runs this for every FRE it passes).  Returns the
  * offset of its first data word in *words.
  */
-static int fre_head(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
-		    uint32_t off, uint32_t *start, uint8_t *info,
-		    uint64_t *words)
+static inline int fre_head(const struct uw_sframe *sf,
+			   const struct uw_sframe_fde *fde, uint32_t off,
+			   uint32_t *start, uint8_t *info, uint64_t *words)
 {
+	const uint8_t *p = sf->sec.data + sf->fre_start + off;
 	unsigned int asz = 1u << fde->fre_type;	/* 1, 2 or 4 bytes */
-	uint64_t v, i;
-	int err;
 
-	err = fre_rd(sf, off, asz, &v);
-	err = err ? err : fre_rd(sf, (uint64_t)off + asz, 1, &i);
-	if (err)
-		return err;
-	*start = (uint32_t)v;
-	*info = (uint8_t)i;
+	if ((uint64_t)off + asz + 1 > sf->fre_len)
+		return UW_EBOUNDS;
+	*start = (uint32_t)uw_load(p, asz, sf->big_endian);
+	*info = p[asz];
 	*words = (uint64_t)off + asz + 1;
 	return 0;
 }
@@ -299,7 +297,6 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 	return 0;
 }
 
-/* Index of the last FDE whose start is <= pc; at most 32 rounds. */
 /* a - b for offsets below 2^32, clamped instead of wrapping. */
 static int64_t sub_clamp(int64_t a, uint64_t b)
 {
@@ -401,8 +398,6 @@ static int find_fre_off(const struct uw_sframe *sf,
 			const struct uw_sframe_fde *fde, uint64_t pc,
 			uint32_t *fre_off)
 {
-	const uint8_t *base = sf->sec.data + sf->fre_start;
-	const unsigned int asz = 1u << fde->fre_type;	/* 1, 2 or 4 */
 	uint64_t pc_off, words;
 	uint32_t off = fde->fre_off, found = 0, start, prev = 0, i;
 	uint8_t info;
@@ -415,13 +410,11 @@ static int find_fre_off(const struct uw_sframe *sf,
 	if (fde->pc_type == UW_SFRAME_PC_MASK)
 		pc_off = (uint32_t)pc_off % fde->rep_size;	/* != 0: checked */
 
-	/* fre_head() spelt out: one bounds check per FRE, no call. */
 	for (i = 0; i < fde->num_fres; i++) {
-		if ((uint64_t)off + asz + 1 > sf->fre_len)
-			return UW_EBOUNDS;
-		start = (uint32_t)uw_load(base + off, asz, sf->big_endian);
-		info = base[off + asz];
-		words = (uint64_t)off + asz + 1;
+		int err = fre_head(sf, fde, off, &start, &info, &words);
+
+		if (err)
+			return err;
 		if (!word_sizes[(info >> 5) & 3])
 			return UW_EBADDATA;
 		if ((i && start <= prev) || start > fde->func_size)
