@@ -54,13 +54,15 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 }
 
 /*
- * Restoring goes straight into the cursor (a struct uw_regs on the stack
- * would cost 280 bytes, over the core's stack budget): pass 0 only checks
- * that every slot reads, pass 1 installs them.  Should the memory change
- * between the passes, the error leaves only the restored registers valid.
+ * Restore n consecutive stack words at base into the cursor: word i goes
+ * to DWARF register map[i], or to register i when map is NULL.  Restoring
+ * goes straight into the cursor (a struct uw_regs on the stack would cost
+ * 280 bytes, over the core's stack budget): pass 0 only checks that every
+ * slot reads, pass 1 installs them.  Should the memory change between the
+ * passes, the error leaves only the restored registers valid.
  */
-static int restore_x86_64(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-			  uint64_t sp)
+static int restore_regs(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			uint64_t base, const uint8_t *map, unsigned int n)
 {
 	uint64_t v;
 	unsigned int i, pass;
@@ -69,34 +71,12 @@ static int restore_x86_64(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	for (pass = 0; pass < 2; pass++) {
 		if (pass)
 			cur->regs.valid = 0;
-		for (i = 0; i < sizeof(x86_64_greg_dwarf); i++) {
-			err = uw_read_word(cfg, 8, sp + X86_64_MCTX + 8 * i, &v);
+		for (i = 0; i < n; i++) {
+			err = uw_read_word(cfg, 8, base + 8 * i, &v);
 			if (err)
 				return err;
 			if (pass)
-				uw_reg_set(&cur->regs, x86_64_greg_dwarf[i], v);
-		}
-	}
-	return 1;
-}
-
-static int restore_aarch64(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-			   uint64_t sp)
-{
-	uint64_t v;
-	unsigned int i, pass;
-	int err;
-
-	/* x0..x30, then sp and pc: DWARF 0..32 in order.  Two passes as above. */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass)
-			cur->regs.valid = 0;
-		for (i = 0; i <= UW_AARCH64_PC; i++) {
-			err = uw_read_word(cfg, 8, sp + AARCH64_REGS + 8 * i, &v);
-			if (err)
-				return err;
-			if (pass)
-				uw_reg_set(&cur->regs, i, v);
+				uw_reg_set(&cur->regs, map ? map[i] : i, v);
 		}
 	}
 	return 1;
@@ -110,11 +90,14 @@ int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	case UW_ARCH_X86_64:
 		if (!code_matches(cfg, pc, x86_64_tramp, sizeof(x86_64_tramp)))
 			return 0;
-		return restore_x86_64(cur, cfg, sp);
+		return restore_regs(cur, cfg, sp + X86_64_MCTX,
+				    x86_64_greg_dwarf, sizeof(x86_64_greg_dwarf));
 	case UW_ARCH_AARCH64:
 		if (!code_matches(cfg, pc, aarch64_tramp, sizeof(aarch64_tramp)))
 			return 0;
-		return restore_aarch64(cur, cfg, sp);
+		/* x0..x30, then sp and pc: DWARF 0..32 in order. */
+		return restore_regs(cur, cfg, sp + AARCH64_REGS, NULL,
+				    UW_AARCH64_PC + 1);
 	default:
 		return 0;
 	}
