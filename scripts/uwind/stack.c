@@ -328,34 +328,52 @@ int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap)
 	return 0;
 }
 
-int stk_file_open(struct stk_file *f)
+void *stk_map_file(const char *path, size_t min_size, const char *what,
+		   size_t *size)
 {
-	const char *path = f->open_path ? f->open_path : f->path;
 	struct stat st;
 	void *img;
 	int fd;
 
-	if (f->tried)
-		return f->img ? 0 : -1;
-	f->tried = true;
-	if (f->path[0] != '/' && !f->open_path)
-		return -1;
 	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
-		fprintf(stderr, "uwind: %s: %s\n", path,
-			fd < 0 ? strerror(errno) : "not a regular file");
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)min_size ||
+	    !st.st_size) {
+		fprintf(stderr, "uwind: %s: %s\n", path, what);
+		close(fd);
+		return NULL;
 	}
 	/* Private and writable: libelf may convert data in place. */
 	img = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (img == MAP_FAILED) {
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
-		return -1;
+		return NULL;
 	}
-	return stk_load_image(f, img, st.st_size, false);
+	*size = st.st_size;
+	return img;
+}
+
+int stk_file_open(struct stk_file *f)
+{
+	const char *path = f->open_path ? f->open_path : f->path;
+	size_t size;
+	void *img;
+
+	if (f->tried)
+		return f->img ? 0 : -1;
+	f->tried = true;
+	if (f->path[0] != '/' && !f->open_path)
+		return -1;
+	img = stk_map_file(path, 0, "not a regular file", &size);
+	if (!img)
+		return -1;
+	return stk_load_image(f, img, size, false);
 }
 
 static uint64_t page_down(const struct stk_target *t, uint64_t v)

@@ -101,6 +101,9 @@ int stk_add_map(struct stk_target *t, uint64_t start, uint64_t end,
 int stk_add_thread(struct stk_target *t, int tid, const uint8_t *regs,
 		   size_t len);
 int stk_file_open(struct stk_file *f);
+/* mmap a regular file of at least min_size bytes privately; NULL on error. */
+void *stk_map_file(const char *path, size_t min_size, const char *what,
+		   size_t *size);
 void stk_add_vdso(struct stk_target *t, uint64_t base, uint8_t *img,
 		  size_t size);
 int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap);

@@ -14,11 +14,9 @@
  * Every offset and size read from the core is checked against the file.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "stack.h"
 
@@ -270,35 +268,18 @@ static void load_vdso(struct stk_target *t)
 int stk_core_open(struct stk_target *t, const char *core, const char *exe)
 {
 	bool has_file = false, warned = false;
-	struct stat st;
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	size_t i, n;
 	void *img;
-	int fd;
 
-	fd = open(core, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "uwind: %s: %s\n", core, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	img = stk_map_file(core, sizeof(Elf64_Ehdr), "not an ELF core file",
+			   &t->core_size);
+	if (!img)
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		fprintf(stderr, "uwind: %s: not an ELF core file\n", core);
-		close(fd);
-		return -1;
-	}
-	img = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (img == MAP_FAILED) {
-		fprintf(stderr, "uwind: %s: %s\n", core, strerror(errno));
-		return -1;
-	}
 	t->core_img = img;
-	t->core_size = st.st_size;
 	elf_version(EV_CURRENT);
-	t->core_elf = elf_memory(img, st.st_size);
+	t->core_elf = elf_memory(img, t->core_size);
 	if (!t->core_elf || elf_kind(t->core_elf) != ELF_K_ELF ||
 	    !gelf_getehdr(t->core_elf, &eh) || eh.e_type != ET_CORE) {
 		fprintf(stderr, "uwind: %s: not an ELF core file\n", core);
