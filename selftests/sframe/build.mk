@@ -5,7 +5,8 @@
 # re-encoding of real .sframe sections.
 
 SFT_DIR := $(O)/selftests/sframe
-SFT_HDRS := selftests/sframe/sframe_enc.h $(LIB_HDRS)
+SFT_HDRS := selftests/sframe/sframe_enc.h selftests/sframe/testutil.h \
+	$(LIB_HDRS)
 SFT_BINS := $(SFT_DIR)/test_sframe $(SFT_DIR)/sframe_reencode \
 	$(SFT_DIR)/sframe_cmp
 
@@ -14,14 +15,15 @@ $(SFT_DIR)/%.o: selftests/sframe/%.c $(SFT_HDRS)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
 $(SFT_DIR)/test_sframe: $(SFT_DIR)/test_sframe.o $(SFT_DIR)/sframe_enc.o \
-		$(LIBUWIND)
+		$(SFT_DIR)/testutil.o $(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
 $(SFT_DIR)/sframe_reencode: $(SFT_DIR)/sframe_reencode.o \
-		$(SFT_DIR)/sframe_enc.o $(LIBUWIND)
+		$(SFT_DIR)/sframe_enc.o $(SFT_DIR)/testutil.o $(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
-$(SFT_DIR)/sframe_cmp: $(SFT_DIR)/sframe_cmp.o $(LIBUWIND)
+$(SFT_DIR)/sframe_cmp: $(SFT_DIR)/sframe_cmp.o $(SFT_DIR)/testutil.o \
+		$(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
 # run-tests.sh splits TESTS on white space: the script gets a one-word

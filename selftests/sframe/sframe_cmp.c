@@ -11,12 +11,12 @@
  *   sframe_cmp --pcs A ADDR_A
  *	print those addresses (0x-prefixed hex, one a line) for table A.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <uwind/sframe.h>
+#include "testutil.h"
 
 #define MARGIN	4	/* bytes probed before and after each function */
 
@@ -34,63 +34,21 @@ static void die(const char *fmt, const char *arg)
 	exit(2);
 }
 
-static uint64_t parse_addr(const char *s)
-{
-	char *end;
-	uint64_t v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || !*s || *end)
-		die("bad address %s", s);
-	return v;
-}
-
 static void load(struct table *t, const char *path, const char *addr)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 0, n;
 	struct uw_span span;
+	uint64_t vaddr;
 	int e;
 
-	if (!f)
-		die("cannot open %s", path);
-	t->data = NULL;
-	t->len = 0;
-	for (;;) {
-		if (t->len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			t->data = realloc(t->data, cap);
-			if (!t->data)
-				die("out of memory reading %s", path);
-		}
-		n = fread(t->data + t->len, 1, cap - t->len, f);
-		if (!n)
-			break;
-		t->len += n;
-	}
-	fclose(f);
-	span = (struct uw_span){ t->data, t->len, parse_addr(addr) };
+	t->data = tu_read_file(path, &t->len);
+	if (!t->data)
+		die("cannot read %s", path);
+	if (tu_parse_addr(addr, &vaddr))
+		die("bad address %s", addr);
+	span = (struct uw_span){ t->data, t->len, vaddr };
 	e = uw_sframe_init(&t->sf, &span);
 	if (e)
 		die("init: %s", uw_strerror(e));
-}
-
-static bool rule_eq(const struct uw_rule *a, const struct uw_rule *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind) {
-	case UW_RULE_CFA_OFF:
-		return a->off == b->off;
-	case UW_RULE_REG:
-		return a->reg == b->reg;
-	case UW_RULE_REG_OFF:
-	case UW_RULE_REG_DEREF:
-		return a->reg == b->reg && a->off == b->off;
-	default:
-		return true;
-	}
 }
 
 static void show(const char *tag, uint64_t pc, int err,
@@ -133,9 +91,9 @@ static void probe(struct cmp *c, uint64_t pc)
 	if (ea == eb && (ea || (ra.fn_start == rb.fn_start &&
 				ra.fn_size == rb.fn_size &&
 				ra.start == rb.start && ra.flags == rb.flags &&
-				rule_eq(&ra.cfa, &rb.cfa) &&
-				rule_eq(&ra.ra, &rb.ra) &&
-				rule_eq(&ra.fp, &rb.fp))))
+				tu_rule_eq(&ra.cfa, &rb.cfa) &&
+				tu_rule_eq(&ra.ra, &rb.ra) &&
+				tu_rule_eq(&ra.fp, &rb.fp))))
 		return;
 	if (c->diffs++ < 10) {
 		show("A", pc, ea, &ra);

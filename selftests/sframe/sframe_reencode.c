@@ -12,13 +12,13 @@
  * rewritten as a FLEX FDE with (control, offset) pairs).  --be writes an
  * AArch64 LE table as AArch64 BE (ABI 1, big-endian fields).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <uwind/sframe.h>
 #include "sframe_enc.h"
+#include "testutil.h"
 
 static void die(const char *fmt, const char *arg)
 {
@@ -28,43 +28,22 @@ static void die(const char *fmt, const char *arg)
 	exit(1);
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *p = NULL;
-	size_t cap = 0, n;
-
-	if (!f)
-		die("cannot open %s", path);
-	*len = 0;
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(p, cap);
-			if (!p)
-				die("out of memory reading %s", path);
-		}
-		n = fread(p + *len, 1, cap - *len, f);
-		if (!n)
-			break;
-		*len += n;
-	}
-	if (ferror(f))
-		die("cannot read %s", path);
-	fclose(f);
-	return p;
-}
-
 static uint64_t parse_addr(const char *s)
 {
-	char *end;
 	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || !*s || *end)
+	if (tu_parse_addr(s, &v))
 		die("bad address %s", s);
 	return v;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	uint8_t *p = tu_read_file(path, len);
+
+	if (!p)
+		die("cannot read %s", path);
+	return p;
 }
 
 /* DWARF numbers of the CFA base registers, per ABI. */

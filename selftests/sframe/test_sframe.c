@@ -19,6 +19,7 @@
 
 #include <uwind/sframe.h>
 #include "sframe_enc.h"
+#include "testutil.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NW(...)		(sizeof((int32_t[]){ __VA_ARGS__ }) / sizeof(int32_t))
@@ -148,24 +149,6 @@ static const char *kind_name(unsigned int k)
 	return k < ARRAY_SIZE(n) ? n[k] : "?";
 }
 
-/* Compare the fields a rule kind gives meaning to. */
-static bool rule_eq(const struct uw_rule *a, const struct uw_rule *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind) {
-	case UW_RULE_CFA_OFF:
-		return a->off == b->off;
-	case UW_RULE_REG:
-		return a->reg == b->reg;
-	case UW_RULE_REG_OFF:
-	case UW_RULE_REG_DEREF:
-		return a->reg == b->reg && a->off == b->off;
-	default:
-		return true;
-	}
-}
-
 static void rule_str(char *b, size_t n, const struct uw_rule *r)
 {
 	snprintf(b, n, "%s(r%u,%d)", kind_name(r->kind), r->reg, r->off);
@@ -190,8 +173,8 @@ static bool check_one(const struct uw_sframe *sf, const struct want *w)
 		return true;
 	good = row.fn_start == w->fn && row.fn_size == w->size &&
 	       (w->start == NOCHK || row.start == w->start) &&
-	       rule_eq(&row.cfa, &w->cfa) && rule_eq(&row.ra, &w->ra) &&
-	       rule_eq(&row.fp, &w->fp) && row.flags == w->flags;
+	       tu_rule_eq(&row.cfa, &w->cfa) && tu_rule_eq(&row.ra, &w->ra) &&
+	       tu_rule_eq(&row.fp, &w->fp) && row.flags == w->flags;
 	if (!good) {
 		rule_str(a[0], 40, &row.cfa);
 		rule_str(a[1], 40, &row.ra);
