@@ -33,27 +33,33 @@ void tool_table_free(struct tool_table *t)
 static void *read_whole(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, r;
-	char *buf;
+	size_t cap = 0, n = 0, r;
+	char *buf = NULL, *nb;
 
 	if (!f)
 		return NULL;
-	buf = malloc(cap);
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
+	for (;;) {
 		if (n == cap) {
-			char *nb = realloc(buf, cap *= 2);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			}
+			cap = cap ? cap * 2 : 1 << 16;
+			nb = realloc(buf, cap);
+			if (!nb)
+				goto fail;
 			buf = nb;
 		}
+		r = fread(buf + n, 1, cap - n, f);
+		if (!r)
+			break;
+		n += r;
 	}
+	if (ferror(f))
+		goto fail;
 	fclose(f);
 	*size = n;
 	return buf;
+fail:
+	free(buf);
+	fclose(f);
+	return NULL;
 }
 
 int tool_load_raw(const char *path, uint64_t vaddr, struct tool_table *t)
