@@ -89,6 +89,7 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 		return UW_EHEADER;
 	uw_rd8(s, 4, &sf->abi);
 	err = abi_arch(sf->abi, be, sf->version, &sf->arch);
+	err = err ? err : uw_arch_info(sf->arch, &sf->ai);
 	if (err)
 		return err;
 	uw_rd8(s, 5, &b);
@@ -123,36 +124,21 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 }
 
 /*
- * An n-byte read at off inside the FRE subsection: FRE reads can never
- * leave it, even where the section goes on.
+ * Start address of the FDE whose entry is at section offset off.  The
+ * caller guarantees the entry lies inside the FDE index, which
+ * uw_sframe_init proved to lie inside the section.
  */
-static int fre_rd(const struct uw_sframe *sf, uint64_t off, unsigned int n,
-		  uint64_t *v)
-{
-	if (off > sf->fre_len || n > sf->fre_len - off)
-		return UW_EBOUNDS;
-	return uw_rd(&sf->sec, sf->fre_start + off, n, sf->big_endian, v);
-}
-
-/* Start address of FDE i, and the section offset of its entry. */
-static int fde_func_start(const struct uw_sframe *sf, uint32_t i,
+static int fde_func_start(const struct uw_sframe *sf, uint64_t off,
 			  uint64_t *start)
 {
-	uint64_t off = sf->fde_start + (uint64_t)i * sf->fde_size;
-	uint64_t raw, origin;
+	const uint8_t *p = sf->sec.data + off;
+	uint64_t origin = sf->sec.addr;
 	int64_t rel;
-	int err;
 
-	if (sf->version == 3) {
-		err = uw_rd64(&sf->sec, off, sf->big_endian, &raw);
-		rel = (int64_t)raw;
-	} else {
-		err = uw_rd(&sf->sec, off, 4, sf->big_endian, &raw);
-		rel = uw_sext(raw, 4);
-	}
-	if (err)
-		return err;
-	origin = sf->sec.addr;
+	if (sf->version == 3)
+		rel = uw_sext(uw_load(p, 8, sf->big_endian), 8);
+	else
+		rel = uw_sext(uw_load(p, 4, sf->big_endian), 4);
 	if (sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL) {
 		origin += off;
 		if (origin < off)
@@ -180,52 +166,41 @@ static int fde_info(struct uw_sframe_fde *fde, uint8_t version)
 int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 		  struct uw_sframe_fde *fde)
 {
-	uint64_t off, end;
-	uint16_t n16;
-	bool be;
+	const uint8_t *p;
+	uint64_t off;
+	bool be = sf->big_endian;
 	int err;
 
 	if (i >= sf->num_fdes)
 		return UW_EINVAL;
-	be = sf->big_endian;
+	/* Entry i is inside the FDE index: uw_sframe_init checked its extent. */
 	off = sf->fde_start + (uint64_t)i * sf->fde_size;
-	err = fde_func_start(sf, i, &fde->func_start);
+	p = sf->sec.data + off;
+	err = fde_func_start(sf, off, &fde->func_start);
 	if (err)
 		return err;
 
 	fde->info2 = 0;
 	if (sf->version == 3) {
-		uint32_t attr;
-		uint64_t a;
+		uint32_t attr = (uint32_t)uw_load(p + 12, 4, be);
+		const uint8_t *a;
 
-		err = uw_rd32(&sf->sec, off + 8, be, &fde->func_size);
-		err = err ? err : uw_rd32(&sf->sec, off + 12, be, &attr);
-		if (err)
-			return err;
+		fde->func_size = (uint32_t)uw_load(p + 8, 4, be);
 		/* The attribute record must lie inside the FRE subsection. */
 		if ((uint64_t)attr + V3_ATTR_SIZE > sf->fre_len)
 			return UW_EBOUNDS;
-		a = (uint64_t)sf->fre_start + attr;
-		err = uw_rd16(&sf->sec, a, be, &n16);
-		err = err ? err : uw_rd8(&sf->sec, a + 2, &fde->info);
-		err = err ? err : uw_rd8(&sf->sec, a + 3, &fde->info2);
-		err = err ? err : uw_rd8(&sf->sec, a + 4, &fde->rep_size);
-		if (err)
-			return err;
-		fde->num_fres = n16;
+		a = sf->sec.data + sf->fre_start + attr;
+		fde->num_fres = (uint32_t)uw_load(a, 2, be);
+		fde->info = a[2];
+		fde->info2 = a[3];
+		fde->rep_size = a[4];
 		fde->fre_off = attr + V3_ATTR_SIZE;
 	} else {
-		err = uw_rd32(&sf->sec, off + 4, be, &fde->func_size);
-		err = err ? err : uw_rd32(&sf->sec, off + 8, be, &fde->fre_off);
-		err = err ? err : uw_rd32(&sf->sec, off + 12, be, &fde->num_fres);
-		err = err ? err : uw_rd8(&sf->sec, off + 16, &fde->info);
-		if (err)
-			return err;
-		fde->rep_size = V1_REP_SIZE;
-		if (sf->version == 2)
-			err = uw_rd8(&sf->sec, off + 17, &fde->rep_size);
-		if (err)
-			return err;
+		fde->func_size = (uint32_t)uw_load(p + 4, 4, be);
+		fde->fre_off = (uint32_t)uw_load(p + 8, 4, be);
+		fde->num_fres = (uint32_t)uw_load(p + 12, 4, be);
+		fde->info = p[16];
+		fde->rep_size = sf->version == 2 ? p[17] : V1_REP_SIZE;
 	}
 
 	err = fde_info(fde, sf->version);
@@ -235,8 +210,7 @@ int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 		return UW_EBADDATA;
 	if (fde->num_fres && fde->fre_off >= sf->fre_len)
 		return UW_EBADDATA;
-	end = fde->func_start + fde->func_size;
-	if (end < fde->func_start)
+	if (fde->func_start + fde->func_size < fde->func_start)
 		return UW_EOVERFLOW;
 	return 0;
 }
@@ -263,19 +237,21 @@ static inline int fre_head(const struct uw_sframe *sf,
 	return 0;
 }
 
+/* Bytes of data words after an FRE's info byte: count << size code. */
 static uint32_t fre_data_len(uint8_t info)
 {
-	return ((info >> 1) & 0xf) * (uint32_t)word_sizes[(info >> 5) & 3];
+	return ((info >> 1) & 0xfu) << ((info >> 5) & 3);
 }
 
 int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		  uint32_t *off, struct uw_sframe_fre *fre)
 {
-	uint64_t p, v;
+	const uint8_t *p;
+	uint64_t words, end;
 	unsigned int i;
 	int err;
 
-	err = fre_head(sf, fde, *off, &fre->start, &fre->info, &p);
+	err = fre_head(sf, fde, *off, &fre->start, &fre->info, &words);
 	if (err)
 		return err;
 	fre->base_sp = fre->info & 1;
@@ -284,16 +260,17 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 	fre->ra_mangled = fre->info >> 7;
 	if (!fre->word_size || fre->nwords > UW_SFRAME_MAX_WORDS)
 		return UW_EBADDATA;
-	for (i = 0; i < fre->nwords; i++) {
-		err = fre_rd(sf, p, fre->word_size, &v);
-		if (err)
-			return err;
-		fre->w[i] = (int32_t)uw_sext(v, fre->word_size);
-		p += fre->word_size;
-	}
-	/* p <= fre_len: every word read above was inside the subsection. */
-	fre->next = (uint32_t)p;
-	*off = (uint32_t)p;
+	/* One check for all the data words: they must end in the subsection. */
+	end = words + (uint64_t)fre->nwords * fre->word_size;
+	if (end > sf->fre_len)
+		return UW_EBOUNDS;
+	p = sf->sec.data + sf->fre_start + words;
+	for (i = 0; i < fre->nwords; i++, p += fre->word_size)
+		fre->w[i] = (int32_t)uw_sext(uw_load(p, fre->word_size,
+						     sf->big_endian),
+					     fre->word_size);
+	fre->next = (uint32_t)end;
+	*off = (uint32_t)end;
 	return 0;
 }
 
@@ -332,17 +309,24 @@ static int find_fde_idx(const struct uw_sframe *sf, uint64_t pc, uint32_t *idx)
 		target = sf->sec.addr - pc > (uint64_t)INT64_MAX_ ?
 			 INT64_MIN_ : -(int64_t)(sf->sec.addr - pc);
 
-	/* What binutils emits on a little-endian host: fixed key width. */
-	if (!be && ksz == 4 && !pcrel) {
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			key = uw_sext(uw_load(base + (uint64_t)mid * sf->fde_size,
-					      4, false), 4);
-			if (key <= target)
-				lo = mid + 1;
-			else
-				hi = mid;
+	/*
+	 * What binutils emits on a little-endian host: fixed key width, and
+	 * a search without data-dependent branches (the compare becomes a
+	 * conditional move): first is the last entry known <= target.
+	 */
+	if (!be && ksz == 4 && !pcrel && hi) {
+		uint32_t first = 0, n = hi, half;
+
+		while (n > 1) {
+			half = n / 2;
+			key = uw_sext(uw_load(base + (uint64_t)(first + half) *
+					      sf->fde_size, 4, false), 4);
+			first = key <= target ? first + half : first;
+			n -= half;
 		}
+		key = uw_sext(uw_load(base + (uint64_t)first * sf->fde_size,
+				      4, false), 4);
+		lo = hi = key <= target ? first + 1 : 0;
 	}
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -390,49 +374,69 @@ int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
 }
 
 /*
- * Offset of the FRE covering pc.  Only the fixed parts are scanned; the
- * caller decodes the match, so the scan and the decode never nest (that
- * keeps the lookup's worst-case stack down).
+ * The FRE scan proper, for one FRE start width asz (1, 2 or 4): the
+ * caller passes a constant, so each width gets its own loop.  Only the
+ * fixed parts are read, each FRE with one bounds check; the ordering
+ * checks run on every FRE passed.
+ */
+static inline int scan_fres(const struct uw_sframe *sf,
+			    const struct uw_sframe_fde *fde, uint32_t pc_off,
+			    unsigned int asz, uint32_t *fre_off)
+{
+	const uint8_t *base = sf->sec.data + sf->fre_start;
+	const uint64_t len = sf->fre_len;
+	const uint32_t n = fde->num_fres, size = fde->func_size;
+	const bool be = sf->big_endian;
+	uint64_t off = fde->fre_off;
+	uint32_t i, start, prev = 0;
+	uint8_t info;
+	bool have = false;
+
+	for (i = 0; i < n; i++) {
+		if (off + asz + 1 > len)
+			return UW_EBOUNDS;
+		start = (uint32_t)uw_load(base + off, asz, be);
+		info = base[off + asz];
+		if ((info & 0x60) == 0x60)	/* word size code 3: reserved */
+			return UW_EBADDATA;
+		if ((i && start <= prev) || start > size)
+			return UW_EBADDATA;
+		if (start > pc_off)
+			break;
+		*fre_off = (uint32_t)off;	/* off < len <= UINT32_MAX */
+		have = true;
+		prev = start;
+		off += asz + 1 + fre_data_len(info);
+	}
+	return have ? 0 : UW_ENOENT;
+}
+
+/*
+ * Offset of the FRE covering pc.  The caller decodes the match, so the
+ * scan and the decode never nest (that keeps the lookup's worst-case
+ * stack down).
  */
 static int find_fre_off(const struct uw_sframe *sf,
 			const struct uw_sframe_fde *fde, uint64_t pc,
 			uint32_t *fre_off)
 {
-	uint64_t pc_off, words;
-	uint32_t off = fde->fre_off, found = 0, start, prev = 0, i;
-	uint8_t info;
-	bool have = false;
+	uint32_t pc_off;
 
 	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
 		return UW_ENOENT;
 	/* pc_off < func_size, so 32-bit arithmetic (no libgcc division). */
 	pc_off = (uint32_t)(pc - fde->func_start);
 	if (fde->pc_type == UW_SFRAME_PC_MASK)
-		pc_off = (uint32_t)pc_off % fde->rep_size;	/* != 0: checked */
+		pc_off %= fde->rep_size;	/* != 0: checked */
 
-	for (i = 0; i < fde->num_fres; i++) {
-		int err = fre_head(sf, fde, off, &start, &info, &words);
-
-		if (err)
-			return err;
-		if (!word_sizes[(info >> 5) & 3])
-			return UW_EBADDATA;
-		if ((i && start <= prev) || start > fde->func_size)
-			return UW_EBADDATA;
-		if (start > pc_off)
-			break;
-		found = off;
-		have = true;
-		prev = start;
-		words += fre_data_len(info);
-		if (words > sf->fre_len)
-			return UW_EBOUNDS;
-		off = (uint32_t)words;
+	switch (fde->fre_type) {
+	case UW_SFRAME_FRE_ADDR1:
+		return scan_fres(sf, fde, pc_off, 1, fre_off);
+	case UW_SFRAME_FRE_ADDR2:
+		return scan_fres(sf, fde, pc_off, 2, fre_off);
+	default:
+		return scan_fres(sf, fde, pc_off, 4, fre_off);
 	}
-	if (!have)
-		return UW_ENOENT;
-	*fre_off = found;
-	return 0;
 }
 
 int uw_sframe_find_fre(const struct uw_sframe *sf,
@@ -623,12 +627,6 @@ static void row_init(const struct uw_sframe_fde *fde, struct uw_row *row)
 int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		  const struct uw_sframe_fre *fre, struct uw_row *row)
 {
-	struct uw_arch_info ai;
-	int err;
-
-	err = uw_arch_info(sf->arch, &ai);
-	if (err)
-		return err;
 	row_init(fde, row);
 	row->start = fde->func_start + fre->start;
 	if (fre->ra_mangled)
@@ -643,8 +641,8 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		return 0;
 	}
 	if (fde->fde_type == UW_SFRAME_FDE_FLEX)
-		return row_flex(sf, &ai, fre, row);
-	return row_default(sf, &ai, fre, row);
+		return row_flex(sf, &sf->ai, fre, row);
+	return row_default(sf, &sf->ai, fre, row);
 }
 
 int uw_sframe_find_in(const struct uw_sframe *sf, uint64_t pc,

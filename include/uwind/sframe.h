@@ -48,6 +48,7 @@ struct uw_sframe {
 	uint32_t fre_len;
 	uint32_t fde_start;	/* section offset of the FDE subsection */
 	uint32_t fre_start;	/* section offset of the FRE subsection */
+	struct uw_arch_info ai;	/* the ABI's registers, looked up once */
 };
 
 /* One function descriptor, decoded. */
