@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* Per-architecture register roles (DWARF numbering) and word sizes. */
 #include <uwind/uwind.h>
+#include "walk.h"
 
 static const struct uw_arch_info arch_infos[UW_ARCH_COUNT] = {
 	[UW_ARCH_X86_64] = { .pc = UW_X86_64_RIP, .sp = UW_X86_64_RSP,
@@ -20,10 +21,19 @@ static const struct uw_arch_info arch_infos[UW_ARCH_COUNT] = {
 			  .ptr_size = 4, .has_lr = 0 },
 };
 
-int uw_arch_info(enum uw_arch arch, struct uw_arch_info *info)
+const struct uw_arch_info *uw_arch_get(enum uw_arch arch)
 {
 	if (arch == UW_ARCH_NONE || (unsigned int)arch >= UW_ARCH_COUNT)
+		return NULL;
+	return &arch_infos[arch];
+}
+
+int uw_arch_info(enum uw_arch arch, struct uw_arch_info *info)
+{
+	const struct uw_arch_info *ai = uw_arch_get(arch);
+
+	if (!ai)
 		return UW_EARCH;
-	*info = arch_infos[arch];
+	*info = *ai;
 	return 0;
 }

@@ -12,6 +12,7 @@
  * and max_depth.
  */
 #include <uwind/sframe.h>
+#include <uwind/ehabi.h>
 #include "span.h"
 #include "walk.h"
 
@@ -57,6 +58,17 @@ int uw_module_find_row(const struct uw_module *mod, uint64_t pc,
 	if (mod->sframe)
 		return uw_sframe_find(mod->sframe, pc, row);
 	return UW_ENOENT;
+}
+
+/* ARM keeps the Thumb state in bit 0 of a code address: not an address bit. */
+static uint64_t code_addr(const struct uw_walk_cfg *cfg, uint64_t pc)
+{
+	return cfg->arch == UW_ARCH_ARM ? pc & ~(uint64_t)1 : pc;
+}
+
+static uint64_t code_addr_arch(uint64_t pc, const struct uw_arch_info *ai)
+{
+	return ai->ptr_size == 4 && ai->has_lr ? pc & ~(uint64_t)1 : pc;
 }
 
 static int reg_value(const struct uw_regs *regs, unsigned int n, uint64_t *v)
@@ -176,6 +188,52 @@ static int uw_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	return 1;
 }
 
+/*
+ * ARM frame records.  ARM code (GCC): push {fp, lr}; add fp, sp, #4, so
+ * fp points at the saved lr with the caller's fp below it.  Thumb code
+ * keeps its frame pointer in r7, and the AAPCS frame record (as clang
+ * lays it out: push {r7, lr}; mov r7, sp) has the caller's r7 at [r7] and
+ * lr above it.  GCC's Thumb code points r7 below its locals instead, so
+ * there the fallback finds nothing sensible and the walk stops on the
+ * progress checks.
+ */
+static int arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		       uint64_t *new_sp)
+{
+	uint64_t pc = 0, fp, ra, caller_fp;
+	unsigned int reg;
+	bool thumb;
+	int err;
+
+	uw_reg_get(&cur->regs, UW_ARM_PC, &pc);
+	thumb = pc & 1;
+	reg = thumb ? UW_ARM_R7 : UW_ARM_R11;
+	if (!uw_reg_get(&cur->regs, reg, &fp))
+		return UW_EREG;
+	if (fp == 0)
+		return 0;
+	if ((fp & 3) || fp < 4 || fp > 0xffffffffu - 8)
+		return UW_EALIGN;
+	if (thumb) {
+		err = uw_read_word(cfg, 4, fp, &caller_fp);
+		err = err ? err : uw_read_word(cfg, 4, fp + 4, &ra);
+		*new_sp = fp + 8;
+	} else {
+		err = uw_read_word(cfg, 4, fp - 4, &caller_fp);
+		err = err ? err : uw_read_word(cfg, 4, fp, &ra);
+		*new_sp = fp + 4;
+	}
+	if (err)
+		return err;
+	cur->cfa = *new_sp;
+	cur->regs.valid = 0;
+	uw_reg_set(&cur->regs, UW_ARM_PC, ra);
+	uw_reg_set(&cur->regs, UW_ARM_SP, *new_sp);
+	/* The caller's frame pointer, in whichever register its mode uses. */
+	uw_reg_set(&cur->regs, (ra & 1) ? UW_ARM_R7 : UW_ARM_R11, caller_fp);
+	return 1;
+}
+
 /* Frame-pointer rule: [fp] = caller's fp, [fp + word] = return address. */
 static int fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		   const struct uw_arch_info *ai, uint64_t *new_sp)
@@ -184,6 +242,8 @@ static int fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	uint64_t fp, ra, caller_fp;
 	int err;
 
+	if (cfg->arch == UW_ARCH_ARM)
+		return arm_fp_step(cur, cfg, new_sp);
 	if (cfg->arch != UW_ARCH_X86_64 && cfg->arch != UW_ARCH_AARCH64 &&
 	    cfg->arch != UW_ARCH_X86)
 		return UW_EARCH;
@@ -208,25 +268,25 @@ static int fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		   const struct uw_regs *regs)
 {
-	struct uw_arch_info ai;
+	const struct uw_arch_info *ai;
 	uint64_t pc;
-	int err, m;
+	int m;
 
 	if (!cur || !cfg || !regs)
 		return UW_EINVAL;
-	err = uw_arch_info(cfg->arch, &ai);
-	if (err)
-		return err;
+	ai = uw_arch_get(cfg->arch);
+	if (!ai)
+		return UW_EARCH;
 	uw_regs_copy(&cur->regs, regs);
-	if (!uw_reg_get(regs, ai.pc, &pc) || !uw_reg_get(regs, ai.sp, &pc))
+	if (!uw_reg_get(regs, ai->pc, &pc) || !uw_reg_get(regs, ai->sp, &pc))
 		return UW_EREG;
-	uw_reg_get(regs, ai.pc, &pc);
+	uw_reg_get(regs, ai->pc, &pc);
 	cur->cfa = 0;
 	cur->depth = 0;
 	cur->flags = 0;
 	cur->source = UW_SRC_NONE;
 	cur->stop = UW_STOP_NONE;
-	m = find_module(cfg, pc);
+	m = find_module(cfg, code_addr(cfg, pc));
 	cur->module = m < 0 ? UW_NO_MODULE : (uint16_t)m;
 	return 0;
 }
@@ -238,42 +298,81 @@ static int end_walk(struct uw_cursor *cur, int stop, int ret)
 }
 
 /* Try the tables of pc's module: 1 stepped, 0 outermost, <0 error. */
+/* ARM: run the EHABI entry for lookup on the cursor's registers. */
+static int ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		      const struct uw_ehabi *eh, uint64_t lookup,
+		      bool *ra_in_reg, uint64_t *new_sp)
+{
+	struct uw_ehabi_entry *e = &cur->scratch.ehabi;
+	uint64_t lr = 0, pc = 0;
+	bool lr_known = uw_reg_get(&cur->regs, UW_ARM_LR, &lr);
+	unsigned int r;
+	int err;
+
+	err = uw_ehabi_find(eh, lookup, e);
+	if (err)
+		return err;
+	/* No unwind information here: let frame pointers try. */
+	if (e->kind == UW_EHABI_KIND_CANTUNWIND)
+		return UW_ENOENT;
+	cur->source = UW_SRC_EHABI;
+	err = uw_ehabi_exec(eh, &e->ops, cfg, &cur->regs);
+	if (err)
+		return err;
+	uw_reg_get(&cur->regs, UW_ARM_PC, &pc);
+	uw_reg_get(&cur->regs, UW_ARM_SP, new_sp);
+	*ra_in_reg = lr_known && pc == lr;
+	cur->cfa = *new_sp;
+	/* The caller's r0-r3, r12 and lr are not known after a call. */
+	for (r = 0; r <= 3; r++)
+		cur->regs.valid &= ~((uint64_t)1 << r);
+	cur->regs.valid &= ~((uint64_t)1 << 12 | (uint64_t)1 << UW_ARM_LR);
+	return 1;
+}
+
 static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		      const struct uw_arch_info *ai, uint64_t lookup,
 		      bool *ra_in_reg, uint64_t *new_sp)
 {
+	const struct uw_module *mod;
 	int m, err;
 
 	m = find_module(cfg, lookup);
 	if (m < 0)
 		return UW_ENOENT;
-	/* The row lives in the cursor: the caller's memory, not our stack. */
-	if (!cfg->mods[m].sframe)
+	mod = &cfg->mods[m];
+	if (mod->ehabi && cfg->arch == UW_ARCH_ARM)
+		return ehabi_step(cur, cfg, mod->ehabi, lookup, ra_in_reg,
+				  new_sp);
+	if (!mod->sframe)
 		return UW_ENOENT;
-	err = uw_sframe_find_in(cfg->mods[m].sframe, lookup, &cur->row,
-				&cur->sframe_fde, &cur->sframe_fre);
+	/* The row lives in the cursor: the caller's memory, not our stack. */
+	err = uw_sframe_find_in(mod->sframe, lookup, &cur->scratch.sframe.row,
+				&cur->scratch.sframe.fde,
+				&cur->scratch.sframe.fre);
 	if (err)
 		return err;
 	cur->source = UW_SRC_SFRAME;
-	return uw_apply_row(cur, cfg, ai, &cur->row, ra_in_reg, new_sp);
+	return uw_apply_row(cur, cfg, ai, &cur->scratch.sframe.row, ra_in_reg,
+			    new_sp);
 }
 
 int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
-	struct uw_arch_info ai;
+	const struct uw_arch_info *ai;
 	uint64_t pc, sp, new_sp = 0, lookup;
 	bool ra_in_reg = false, exact;
 	int ret, m;
 
 	if (cur->stop != UW_STOP_NONE)
 		return 0;
-	ret = uw_arch_info(cfg->arch, &ai);
-	if (ret)
-		return end_walk(cur, UW_STOP_BAD_DATA, ret);
+	ai = uw_arch_get(cfg->arch);
+	if (!ai)
+		return end_walk(cur, UW_STOP_BAD_DATA, UW_EARCH);
 	if (cfg->max_depth && cur->depth + 1 >= cfg->max_depth)
 		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
-	if (!uw_reg_get(&cur->regs, ai.pc, &pc) ||
-	    !uw_reg_get(&cur->regs, ai.sp, &sp))
+	if (!uw_reg_get(&cur->regs, ai->pc, &pc) ||
+	    !uw_reg_get(&cur->regs, ai->sp, &sp))
 		return end_walk(cur, UW_STOP_NO_INFO, UW_EREG);
 
 	exact = cur->depth == 0 || (cur->flags & UW_FRAME_SIGNAL);
@@ -281,7 +380,7 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 
 	/* A kernel signal frame: the interrupted registers are all on the stack. */
 	if (!(cfg->flags & UW_WALK_NO_SIGFRAME)) {
-		ret = uw_sigframe_step(cur, cfg, &ai, pc, sp);
+		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
 		if (ret < 0)
 			return end_walk(cur, stop_for(ret), ret);
 		if (ret > 0) {
@@ -291,13 +390,15 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 		}
 	}
 
-	lookup = exact || pc == 0 ? pc : pc - 1;
-	ret = table_step(cur, cfg, &ai, lookup, &ra_in_reg, &new_sp);
+	lookup = code_addr(cfg, pc);
+	if (!exact && lookup)
+		lookup--;		/* inside the call, not after it */
+	ret = table_step(cur, cfg, ai, lookup, &ra_in_reg, &new_sp);
 	if (ret == 0)
 		return end_walk(cur, UW_STOP_OUTERMOST, 0);
 	if (ret == UW_ENOENT && !(cfg->flags & UW_WALK_NO_FP)) {
 		cur->source = UW_SRC_FP;
-		ret = fp_step(cur, cfg, &ai, &new_sp);
+		ret = fp_step(cur, cfg, ai, &new_sp);
 		if (ret == 0)
 			return end_walk(cur, UW_STOP_END, 0);
 	}
@@ -307,15 +408,17 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	/* Progress: the caller's frame lies above ours. */
 	if (new_sp < sp || (new_sp == sp && !ra_in_reg))
 		return end_walk(cur, UW_STOP_NO_PROGRESS, UW_ENOPROGRESS);
-	if (new_sp & (ai.ptr_size - 1))
+	if (new_sp & (ai->ptr_size - 1))
 		return end_walk(cur, UW_STOP_NO_PROGRESS, UW_EALIGN);
 
 stepped:
 	cur->depth++;
-	uw_reg_get(&cur->regs, ai.pc, &pc);
+	uw_reg_get(&cur->regs, ai->pc, &pc);
 	if (pc == 0)
 		return end_walk(cur, UW_STOP_END, 0);
-	m = find_module(cfg, (cur->flags & UW_FRAME_SIGNAL) ? pc : pc - 1);
+	lookup = code_addr(cfg, pc);
+	m = find_module(cfg, (cur->flags & UW_FRAME_SIGNAL) || !lookup ?
+			     lookup : lookup - 1);
 	cur->module = m < 0 ? UW_NO_MODULE : (uint16_t)m;
 	return 1;
 }
@@ -323,11 +426,13 @@ stepped:
 static void record(struct uw_frame *f, const struct uw_cursor *cur,
 		   const struct uw_arch_info *ai)
 {
-	f->pc = cur->regs.r[ai->pc];
+	f->pc = code_addr_arch(cur->regs.r[ai->pc], ai);
 	f->sp = cur->regs.r[ai->sp];
 	f->cfa = 0;
 	f->source = UW_SRC_NONE;
 	f->flags = cur->flags;
+	if (ai->ptr_size == 4 && ai->has_lr && (cur->regs.r[ai->pc] & 1))
+		f->flags |= UW_FRAME_THUMB;
 	f->module = cur->module;
 }
 
@@ -335,7 +440,7 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
 	       struct uw_walk_result *res)
 {
-	struct uw_arch_info ai;
+	const struct uw_arch_info *ai;
 	size_t n = 0;
 	int ret;
 
@@ -348,8 +453,8 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		res->err = ret ? ret : UW_EDEPTH;
 		return 0;
 	}
-	uw_arch_info(cfg->arch, &ai);
-	record(&frames[n++], cur, &ai);
+	ai = uw_arch_get(cfg->arch);	/* valid: uw_cursor_init checked */
+	record(&frames[n++], cur, ai);
 	for (;;) {
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
@@ -365,7 +470,7 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			res->err = ret;
 			break;
 		}
-		record(&frames[n++], cur, &ai);
+		record(&frames[n++], cur, ai);
 	}
 	res->nframes = n;
 	return n;

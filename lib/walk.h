@@ -5,6 +5,9 @@
 
 #include <uwind/uwind.h>
 
+/* The register roles of arch, or NULL (no copy: the walker's stack is tight). */
+const struct uw_arch_info *uw_arch_get(enum uw_arch arch);
+
 /* Read one size-byte word of program memory, in the program's byte order. */
 int uw_read_word(const struct uw_walk_cfg *cfg, unsigned int size,
 		 uint64_t addr, uint64_t *v);

@@ -164,6 +164,7 @@ struct uw_row {
  * (it carries the decoders' scratch so it is off the walker's stack).
  */
 #include "sframe.h"
+#include "ehabi.h"
 
 /*
  * A loaded module: a text range and the tables that describe it.  The
@@ -173,6 +174,7 @@ struct uw_row {
 struct uw_module {
 	uint64_t start, end;		/* pcs [start, end) */
 	const struct uw_sframe *sframe;	/* NULL: none */
+	const struct uw_ehabi *ehabi;	/* ARM: NULL: none */
 };
 
 /* How a frame was unwound to its caller. */
@@ -181,6 +183,7 @@ enum uw_source {
 	UW_SRC_SFRAME,
 	UW_SRC_FP,		/* frame-pointer fallback */
 	UW_SRC_SIGFRAME,	/* kernel signal frame (sigreturn trampoline) */
+	UW_SRC_EHABI,		/* ARM .ARM.exidx/.ARM.extab */
 	UW_SRC_COUNT,
 };
 
@@ -202,6 +205,7 @@ enum uw_stop {
 const char *uw_stop_name(enum uw_stop stop);
 
 #define UW_FRAME_SIGNAL	0x01	/* pc is exact: interrupted, not a call */
+#define UW_FRAME_THUMB	0x02	/* ARM: the pc runs Thumb code */
 
 struct uw_frame {
 	uint64_t pc;
@@ -234,9 +238,14 @@ struct uw_walk_cfg {
 struct uw_cursor {
 	struct uw_regs regs;
 	/* Scratch for the step, kept here rather than on the stack. */
-	struct uw_row row;
-	struct uw_sframe_fde sframe_fde;
-	struct uw_sframe_fre sframe_fre;
+	union {
+		struct {
+			struct uw_row row;
+			struct uw_sframe_fde fde;
+			struct uw_sframe_fre fre;
+		} sframe;
+		struct uw_ehabi_entry ehabi;
+	} scratch;
 	uint64_t cfa;		/* CFA of the frame just unwound */
 	uint32_t depth;
 	uint8_t flags;		/* UW_FRAME_* for the current frame */
