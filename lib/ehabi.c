@@ -16,6 +16,7 @@
 #include <uwind/ehabi.h>
 #include "span.h"
 #include "walk.h"
+#include "arm_exec.h"
 
 #define ARM_SP	13
 #define ARM_LR	14
@@ -203,12 +204,7 @@ int uw_ehabi_next_op(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 	return 0;
 }
 
-/* The interpreter's state: the registers and the virtual sp. */
-struct vrs {
-	struct uw_regs *regs;
-	uint32_t vsp;
-	bool pc_set;
-};
+#define vrs uw_arm_vrs
 
 static int vsp_add(struct vrs *v, uint64_t n)
 {
@@ -251,17 +247,27 @@ static int skip(struct vrs *v, uint64_t n)
 	return vsp_add(v, n);
 }
 
-static int next(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
-		uint8_t *b)
+/* The next opcode byte, from EHABI words or a plain byte table. */
+static int next_op(struct vrs *v, uint8_t *b)
 {
-	int ret = uw_ehabi_next_op(eh, o, b);
+	if (!v->bytes)
+		return uw_ehabi_next_op(v->eh, v->ops, b);
+	if (v->off >= v->nbytes)
+		return 1;
+	*b = v->bytes[v->off++];
+	return 0;
+}
+
+/* An instruction's further bytes: running out is an error. */
+static int next(struct vrs *v, uint8_t *b)
+{
+	int ret = next_op(v, b);
 
 	return ret > 0 ? UW_EBADDATA : ret;	/* truncated instruction */
 }
 
 /* b2: vsp += 0x204 + (uleb128 << 2). */
-static int op_b2(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
-		 struct vrs *v)
+static int op_b2(struct vrs *v)
 {
 	uint64_t val = 0;
 	unsigned int shift = 0;
@@ -269,7 +275,7 @@ static int op_b2(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 	int err;
 
 	do {
-		err = next(eh, o, &b);
+		err = next(v, &b);
 		if (err)
 			return err;
 		if (shift > 28 || ((uint64_t)(b & 0x7f) << shift) > 0x3fffffff)
@@ -281,8 +287,7 @@ static int op_b2(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 }
 
 /* Opcodes 0xb0-0xbf. */
-static int op_b(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
-		const struct uw_walk_cfg *cfg, struct vrs *v, uint8_t op,
+static int op_b(const struct uw_walk_cfg *cfg, struct vrs *v, uint8_t op,
 		bool *done)
 {
 	uint8_t b;
@@ -293,17 +298,17 @@ static int op_b(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 		*done = true;
 		return 0;
 	case 0xb1:
-		err = next(eh, o, &b);
+		err = next(v, &b);
 		if (err)
 			return err;
 		if (b == 0 || (b & 0xf0))
 			return UW_EBADDATA;	/* spare */
 		return pop_core(v, cfg, b);
 	case 0xb2:
-		return op_b2(eh, o, v);
+		return op_b2(v);
 	case 0xb3:
 		/* D[s]..D[s+c] saved by FSTMFDX: 8 bytes each plus a pad word. */
-		err = next(eh, o, &b);
+		err = next(v, &b);
 		if (err)
 			return err;
 		if ((b >> 4) + (b & 0xf) > 15)
@@ -323,8 +328,7 @@ static int op_b(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 }
 
 /* Opcodes 0xc0-0xff. */
-static int op_c(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
-		struct vrs *v, uint8_t op)
+static int op_c(struct vrs *v, uint8_t op)
 {
 	uint8_t b;
 	int err;
@@ -335,7 +339,7 @@ static int op_c(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 		return skip(v, 8 * ((uint64_t)(op & 7) + 1));
 	if (op != 0xc6 && op != 0xc7 && op != 0xc8 && op != 0xc9)
 		return UW_EBADDATA;		/* spare */
-	err = next(eh, o, &b);
+	err = next(v, &b);
 	if (err)
 		return err;
 	switch (op) {
@@ -360,8 +364,7 @@ static int op_c(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 }
 
 /* One instruction starting with byte op. */
-static int exec_one(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
-		    const struct uw_walk_cfg *cfg, struct vrs *v, uint8_t op,
+static int exec_one(const struct uw_walk_cfg *cfg, struct vrs *v, uint8_t op,
 		    bool *done)
 {
 	uint64_t val;
@@ -378,7 +381,7 @@ static int exec_one(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 		return 0;
 	}
 	if (op < 0x90) {
-		err = next(eh, o, &b);
+		err = next(v, &b);
 		if (err)
 			return err;
 		if (op == 0x80 && b == 0)
@@ -403,38 +406,64 @@ static int exec_one(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 		return pop_core(v, cfg, mask);
 	}
 	if (op < 0xc0)
-		return op_b(eh, o, cfg, v, op, done);
-	return op_c(eh, o, v, op);
+		return op_b(cfg, v, op, done);
+	return op_c(v, op);
+}
+
+/*
+ * Chrome's tables use only part of the opcode space: vsp adjustments,
+ * the core register pops, vsp = rN, finish, b2 and refuse.
+ */
+static bool chrome_op(uint8_t op)
+{
+	return op < 0xb0 || op == 0xb0 || op == 0xb2;
+}
+
+int uw_arm_exec(struct vrs *v, const struct uw_walk_cfg *cfg)
+{
+	uint64_t sp, lr;
+	uint32_t sp0;
+	bool done = false;
+	uint8_t op;
+	int ret;
+
+	if (!uw_reg_get(v->regs, ARM_SP, &sp))
+		return UW_EREG;
+	v->vsp = sp0 = (uint32_t)sp;
+	v->pc_set = false;
+	/* Each instruction takes a byte: bounded by the opcode count. */
+	while (!done) {
+		ret = next_op(v, &op);
+		if (ret < 0)
+			return ret;
+		if (ret > 0) {
+			if (v->chrome)
+				return UW_EBADDATA;	/* no finish */
+			break;			/* EHABI: implicit finish */
+		}
+		if (v->chrome && !chrome_op(op))
+			return UW_EBADDATA;
+		ret = exec_one(cfg, v, op, &done);
+		if (ret)
+			return ret;
+		/* Chrome's checks, made after every instruction. */
+		if (v->chrome && ((v->vsp & 3) || v->vsp < sp0))
+			return UW_ESTACK;
+	}
+	if (!v->pc_set) {
+		if (!uw_reg_get(v->regs, ARM_LR, &lr))
+			return UW_EREG;
+		uw_reg_set(v->regs, ARM_PC, lr);
+	}
+	uw_reg_set(v->regs, ARM_SP, v->vsp);
+	return 0;
 }
 
 int uw_ehabi_exec(const struct uw_ehabi *eh, struct uw_ehabi_ops *ops,
 		  const struct uw_walk_cfg *cfg, struct uw_regs *regs)
 {
-	struct vrs v = { .regs = regs, .pc_set = false };
-	uint64_t sp, lr;
-	bool done = false;
-	uint8_t op;
-	int ret;
+	struct vrs v;
 
-	if (!uw_reg_get(regs, ARM_SP, &sp))
-		return UW_EREG;
-	v.vsp = (uint32_t)sp;
-	/* Each instruction takes at least one byte: at most 1023 rounds. */
-	while (!done) {
-		ret = uw_ehabi_next_op(eh, ops, &op);
-		if (ret < 0)
-			return ret;
-		if (ret > 0)
-			break;			/* implicit finish */
-		ret = exec_one(eh, ops, cfg, &v, op, &done);
-		if (ret)
-			return ret;
-	}
-	if (!v.pc_set) {
-		if (!uw_reg_get(regs, ARM_LR, &lr))
-			return UW_EREG;
-		uw_reg_set(regs, ARM_PC, lr);
-	}
-	uw_reg_set(regs, ARM_SP, v.vsp);
-	return 0;
+	uw_arm_vrs_ehabi(&v, regs, eh, ops);
+	return uw_arm_exec(&v, cfg);
 }

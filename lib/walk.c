@@ -13,8 +13,10 @@
  */
 #include <uwind/sframe.h>
 #include <uwind/ehabi.h>
+#include <uwind/chrome.h>
 #include "span.h"
 #include "walk.h"
+#include "arm_exec.h"
 
 int uw_read_word(const struct uw_walk_cfg *cfg, unsigned int size,
 		 uint64_t addr, uint64_t *v)
@@ -298,15 +300,35 @@ static int end_walk(struct uw_cursor *cur, int stop, int ret)
 }
 
 /* Try the tables of pc's module: 1 stepped, 0 outermost, <0 error. */
+/*
+ * ARM, after an opcode sequence ran on the cursor: the caller's sp, and
+ * the registers a call leaves unknown (r0-r3, r12, lr) dropped.
+ */
+static int arm_done(struct uw_cursor *cur, bool lr_known, uint64_t lr,
+		    bool *ra_in_reg, uint64_t *new_sp)
+{
+	uint64_t pc = 0;
+	unsigned int r;
+
+	uw_reg_get(&cur->regs, UW_ARM_PC, &pc);
+	uw_reg_get(&cur->regs, UW_ARM_SP, new_sp);
+	*ra_in_reg = lr_known && pc == lr;
+	cur->cfa = *new_sp;
+	for (r = 0; r <= 3; r++)
+		cur->regs.valid &= ~((uint64_t)1 << r);
+	cur->regs.valid &= ~((uint64_t)1 << 12 | (uint64_t)1 << UW_ARM_LR);
+	return 1;
+}
+
 /* ARM: run the EHABI entry for lookup on the cursor's registers. */
 static int ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		      const struct uw_ehabi *eh, uint64_t lookup,
 		      bool *ra_in_reg, uint64_t *new_sp)
 {
-	struct uw_ehabi_entry *e = &cur->scratch.ehabi;
-	uint64_t lr = 0, pc = 0;
+	struct uw_ehabi_entry *e = &cur->scratch.ehabi.e;
+	struct uw_arm_vrs *v = &cur->scratch.ehabi.vrs;
+	uint64_t lr = 0;
 	bool lr_known = uw_reg_get(&cur->regs, UW_ARM_LR, &lr);
-	unsigned int r;
 	int err;
 
 	err = uw_ehabi_find(eh, lookup, e);
@@ -316,18 +338,30 @@ static int ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	if (e->kind == UW_EHABI_KIND_CANTUNWIND)
 		return UW_ENOENT;
 	cur->source = UW_SRC_EHABI;
-	err = uw_ehabi_exec(eh, &e->ops, cfg, &cur->regs);
+	uw_arm_vrs_ehabi(v, &cur->regs, eh, &e->ops);
+	err = uw_arm_exec(v, cfg);
+	return err ? err : arm_done(cur, lr_known, lr, ra_in_reg, new_sp);
+}
+
+/* ARM: the same from Chrome's tables. */
+static int chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		       const struct uw_chrome *ct, uint64_t lookup,
+		       bool *ra_in_reg, uint64_t *new_sp)
+{
+	struct uw_chrome_loc *loc = &cur->scratch.chrome.loc;
+	struct uw_arm_vrs *v = &cur->scratch.chrome.vrs;
+	uint64_t lr = 0;
+	bool lr_known = uw_reg_get(&cur->regs, UW_ARM_LR, &lr);
+	int err;
+
+	err = uw_chrome_find(ct, lookup, loc);
 	if (err)
 		return err;
-	uw_reg_get(&cur->regs, UW_ARM_PC, &pc);
-	uw_reg_get(&cur->regs, UW_ARM_SP, new_sp);
-	*ra_in_reg = lr_known && pc == lr;
-	cur->cfa = *new_sp;
-	/* The caller's r0-r3, r12 and lr are not known after a call. */
-	for (r = 0; r <= 3; r++)
-		cur->regs.valid &= ~((uint64_t)1 << r);
-	cur->regs.valid &= ~((uint64_t)1 << 12 | (uint64_t)1 << UW_ARM_LR);
-	return 1;
+	cur->source = UW_SRC_CHROME;
+	uw_arm_vrs_bytes(v, &cur->regs, ct->blob.data + ct->insn_off,
+			 ct->insn_size, loc->insn);
+	err = uw_arm_exec(v, cfg);
+	return err ? err : arm_done(cur, lr_known, lr, ra_in_reg, new_sp);
 }
 
 static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
@@ -341,9 +375,17 @@ static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	if (m < 0)
 		return UW_ENOENT;
 	mod = &cfg->mods[m];
-	if (mod->ehabi && cfg->arch == UW_ARCH_ARM)
-		return ehabi_step(cur, cfg, mod->ehabi, lookup, ra_in_reg,
-				  new_sp);
+	if (cfg->arch == UW_ARCH_ARM) {
+		/* Chrome's table, where given, is preferred to EHABI. */
+		err = UW_ENOENT;
+		if (mod->chrome)
+			err = chrome_step(cur, cfg, mod->chrome, lookup,
+					  ra_in_reg, new_sp);
+		if (err == UW_ENOENT && mod->ehabi)
+			err = ehabi_step(cur, cfg, mod->ehabi, lookup,
+					 ra_in_reg, new_sp);
+		return err;
+	}
 	if (!mod->sframe)
 		return UW_ENOENT;
 	/* The row lives in the cursor: the caller's memory, not our stack. */

@@ -51,6 +51,24 @@ struct uw_ehabi_entry {
 	struct uw_ehabi_ops ops;
 };
 
+/*
+ * The opcode interpreter's state (shared with Chrome's tables).  The
+ * walker keeps it in its cursor, off the stack; callers of
+ * uw_ehabi_exec() and uw_chrome_exec() never see it.
+ */
+struct uw_arm_vrs {
+	struct uw_regs *regs;		/* r0..r15 in, the caller's out */
+	/* Opcode source: EHABI words (eh, ops), or bytes[off..nbytes). */
+	const struct uw_ehabi *eh;
+	struct uw_ehabi_ops *ops;
+	const uint8_t *bytes;
+	uint32_t nbytes;
+	uint32_t off;
+	uint32_t vsp;
+	bool pc_set;
+	bool chrome;			/* Chrome's subset and checks */
+};
+
 int uw_ehabi_init(struct uw_ehabi *eh, const struct uw_span *exidx,
 		  const struct uw_span *extab, bool big_endian);
 

@@ -165,6 +165,7 @@ struct uw_row {
  */
 #include "sframe.h"
 #include "ehabi.h"
+#include "chrome.h"
 
 /*
  * A loaded module: a text range and the tables that describe it.  The
@@ -175,6 +176,7 @@ struct uw_module {
 	uint64_t start, end;		/* pcs [start, end) */
 	const struct uw_sframe *sframe;	/* NULL: none */
 	const struct uw_ehabi *ehabi;	/* ARM: NULL: none */
+	const struct uw_chrome *chrome;	/* ARM: NULL: none */
 };
 
 /* How a frame was unwound to its caller. */
@@ -184,6 +186,7 @@ enum uw_source {
 	UW_SRC_FP,		/* frame-pointer fallback */
 	UW_SRC_SIGFRAME,	/* kernel signal frame (sigreturn trampoline) */
 	UW_SRC_EHABI,		/* ARM .ARM.exidx/.ARM.extab */
+	UW_SRC_CHROME,		/* Chrome's ARM unwind tables */
 	UW_SRC_COUNT,
 };
 
@@ -244,7 +247,14 @@ struct uw_cursor {
 			struct uw_sframe_fde fde;
 			struct uw_sframe_fre fre;
 		} sframe;
-		struct uw_ehabi_entry ehabi;
+		struct {
+			struct uw_ehabi_entry e;
+			struct uw_arm_vrs vrs;
+		} ehabi;
+		struct {
+			struct uw_chrome_loc loc;
+			struct uw_arm_vrs vrs;
+		} chrome;
 	} scratch;
 	uint64_t cfa;		/* CFA of the frame just unwound */
 	uint32_t depth;

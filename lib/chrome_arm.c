@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Chrome's ARM unwind tables: lookup and execution.
+ *
+ * Chromium's own reader trusts the blob.  This one checks what it
+ * leaves out: every table inside the blob, the page table in order and
+ * pointing inside the function table, function table indices and uleb128
+ * values bounded, the instruction index inside its table; and it checks
+ * the stack before each read (through the accessor and the walk's stack
+ * bounds) rather than after.
+ */
+#include <uwind/chrome.h>
+#include "span.h"
+#include "arm_exec.h"
+
+#define PAGE_SHIFT_BYTES	17	/* 128 KiB pages */
+
+static int table(const struct uw_span *b, uint32_t off, uint64_t len)
+{
+	return uw_span_has(b, off, len) ? 0 : UW_EHEADER;
+}
+
+int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
+		   uint64_t text_start, bool big_endian)
+{
+	uint32_t h[8], prev = 0, v = 0, i;
+	int err;
+
+	if (!ct || !blob || !blob->data)
+		return UW_EINVAL;
+	if (blob->size < UW_CHROME_HDR_SIZE)
+		return UW_EBOUNDS;
+	for (i = 0; i < 8; i++) {
+		h[i] = 0;
+		uw_rd32(blob, 4 * i, big_endian, &h[i]);
+	}
+	ct->blob = *blob;
+	ct->text_start = text_start;
+	ct->big_endian = big_endian;
+	ct->page_off = h[0];
+	ct->pages = h[1];
+	ct->fn_off = h[2];
+	ct->fns = h[3];
+	ct->fot_off = h[4];
+	ct->fot_size = h[5];
+	ct->insn_off = h[6];
+	ct->insn_size = h[7];
+	err = table(blob, ct->page_off, 4 * (uint64_t)ct->pages);
+	err = err ? err : table(blob, ct->fn_off, 4 * (uint64_t)ct->fns);
+	err = err ? err : table(blob, ct->fot_off, ct->fot_size);
+	err = err ? err : table(blob, ct->insn_off, ct->insn_size);
+	if (err)
+		return err;
+	/* Page starts never decrease and never pass the function table. */
+	for (i = 0; i < ct->pages; i++) {
+		uw_rd32(blob, ct->page_off + 4 * (uint64_t)i, big_endian, &v);
+		if (v < prev || v > ct->fns)
+			return UW_EUNSORTED;
+		prev = v;
+	}
+	return 0;
+}
+
+static uint32_t page_start(const struct uw_chrome *ct, uint32_t page)
+{
+	uint32_t v = ct->fns;
+
+	if (page < ct->pages)
+		uw_rd32(&ct->blob, ct->page_off + 4 * (uint64_t)page,
+			ct->big_endian, &v);
+	return v;		/* in bounds and ordered: uw_chrome_init */
+}
+
+/* Function table entry i: page offset (halfwords) and offset table index. */
+static void fn_entry(const struct uw_chrome *ct, uint32_t i, uint16_t *pio,
+		     uint16_t *fot)
+{
+	uint64_t off = ct->fn_off + 4 * (uint64_t)i;
+
+	*pio = 0;
+	*fot = 0;
+	uw_rd16(&ct->blob, off, ct->big_endian, pio);
+	uw_rd16(&ct->blob, off + 2, ct->big_endian, fot);
+}
+
+/* A uleb128 of at most 32 bits at *pos inside the offset table. */
+static int uleb(const struct uw_chrome *ct, uint32_t *pos, uint32_t *val)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t b;
+
+	do {
+		if (*pos >= ct->fot_size || shift > 28)
+			return UW_EBADDATA;
+		b = ct->blob.data[ct->fot_off + *pos];
+		(*pos)++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (v > 0xffffffffu)
+		return UW_EBADDATA;
+	*val = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * The function entry for page/pio: the last entry of the page starting
+ * at or before pio, else the last entry of the nearest earlier non-empty
+ * page (a function that began there and spans into this one).
+ */
+static int find_fn(const struct uw_chrome *ct, uint32_t page, uint16_t pio,
+		   uint32_t *idx, uint32_t *fn_page)
+{
+	uint32_t lo = page_start(ct, page), hi = page_start(ct, page + 1);
+	uint32_t first = lo, mid;
+	uint16_t off, fot;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		fn_entry(ct, mid, &off, &fot);
+		if (off <= pio)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > first) {
+		*idx = lo - 1;
+		*fn_page = page;
+		return 0;
+	}
+	if (first == 0)
+		return UW_ENOENT;
+	*idx = first - 1;
+	/* Its page: the last one starting at or before it (bounded walk). */
+	while (page > 0 && page_start(ct, page) > *idx)
+		page--;
+	*fn_page = page;
+	return 0;
+}
+
+int uw_chrome_find(const struct uw_chrome *ct, uint64_t pc,
+		   struct uw_chrome_loc *loc)
+{
+	uint64_t off, hw, fn_hw;
+	uint32_t page, idx, fn_page, pos, foff, insn;
+	uint16_t pio, fot;
+	int err;
+
+	pc &= ~(uint64_t)1;
+	if (pc < ct->text_start)
+		return UW_ENOENT;
+	off = pc - ct->text_start;
+	if ((off >> PAGE_SHIFT_BYTES) >= ct->pages)
+		return UW_ENOENT;
+	page = (uint32_t)(off >> PAGE_SHIFT_BYTES);
+	hw = off >> 1;
+	err = find_fn(ct, page, (uint16_t)(hw & 0xffff), &idx, &fn_page);
+	if (err)
+		return err;
+	fn_entry(ct, idx, &pio, &fot);
+	fn_hw = ((uint64_t)fn_page << 16) + pio;
+	if (fn_hw > hw)
+		return UW_EBADDATA;
+	loc->fn_start = ct->text_start + 2 * fn_hw;
+	loc->fn_index = idx;
+	loc->instr_off = (uint32_t)(hw - fn_hw);
+
+	/* The first pair whose offset is at or before the pc; 0 ends a list. */
+	pos = fot;
+	do {
+		err = uleb(ct, &pos, &foff);
+		err = err ? err : uleb(ct, &pos, &insn);
+		if (err)
+			return err;
+	} while (foff > loc->instr_off);
+	if (insn >= ct->insn_size)
+		return UW_EBADDATA;
+	loc->insn = insn;
+	return 0;
+}
+
+int uw_chrome_exec(const struct uw_chrome *ct, const struct uw_chrome_loc *loc,
+		   const struct uw_walk_cfg *cfg, struct uw_regs *regs)
+{
+	struct uw_arm_vrs v;
+
+	uw_arm_vrs_bytes(&v, regs, ct->blob.data + ct->insn_off, ct->insn_size,
+			 loc->insn);
+	return uw_arm_exec(&v, cfg);
+}
