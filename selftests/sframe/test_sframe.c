@@ -1032,7 +1032,7 @@ static void test_walk_x86_64(void)
 	static uint8_t stack[0x2000];
 	struct image im = { .base = 0x7fe000, .size = sizeof(stack),
 			    .bytes = stack };
-	struct uw_module mod = { 0x401000, 0x405000, NULL };
+	struct uw_module mod = { .start = 0x401000, .end = 0x405000 };
 	struct uw_walk_cfg cfg = {
 		.arch = UW_ARCH_X86_64, .mods = &mod, .nmods = 1,
 		.mem = { image_read, &im },
@@ -1192,7 +1192,7 @@ static void aarch64_walk(bool be)
 	static uint8_t stack[0x1000];
 	struct image im = { .base = 0x7ff000, .size = sizeof(stack),
 			    .bytes = stack, .be = be };
-	struct uw_module mod = { 0x401000, 0x405000, NULL };
+	struct uw_module mod = { .start = 0x401000, .end = 0x405000 };
 	struct uw_walk_cfg cfg = {
 		.arch = UW_ARCH_AARCH64, .big_endian = be, .mods = &mod,
 		.nmods = 1, .mem = { image_read, &im },
