@@ -231,8 +231,11 @@ static int arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	cur->regs.valid = 0;
 	uw_reg_set(&cur->regs, UW_ARM_PC, ra);
 	uw_reg_set(&cur->regs, UW_ARM_SP, *new_sp);
-	/* The caller's frame pointer, in whichever register its mode uses. */
-	uw_reg_set(&cur->regs, (ra & 1) ? UW_ARM_R7 : UW_ARM_R11, caller_fp);
+	/*
+	 * The record saved the register this frame's mode uses: an ARM
+	 * function called from Thumb code saved r11, not the caller's r7.
+	 */
+	uw_reg_set(&cur->regs, reg, caller_fp);
 	return 1;
 }
 

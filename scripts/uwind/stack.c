@@ -2,8 +2,9 @@
 /*
  * `uwind stack`: backtraces of every thread of a core file or a live
  * process, unwound with the core's walker from the SFrame tables of the
- * mapped ELF files (frame pointers where a file has none), symbolized from
- * their .symtab (else .dynsym).
+ * mapped ELF files, or their EHABI tables (.ARM.exidx/.ARM.extab) in
+ * 32-bit ARM cores (frame pointers where a file has none), symbolized
+ * from their .symtab (else .dynsym).
  *
  *   uwind stack --core CORE [--exe FILE]
  *   uwind stack -p PID
@@ -23,9 +24,10 @@
  * marked signal, is looked up at PC-1; OFF is still from PC); "??" without
  * an offset when no symbol covers it.  MODULE is the path of the mapped
  * file holding the pc, "[vdso]", or "??".  SOURCE is uw_source_name() of the
- * rule that unwound this frame to its caller: "sframe", "fp", "sigframe",
- * or "none" for the last frame.  A frame whose pc is exact (restored from a
- * signal frame) has " signal" after SOURCE.  STOP is uw_stop_name() and
+ * rule that unwound this frame to its caller: "sframe", "ehabi", "fp",
+ * "sigframe", or "none" for the last frame.  A frame whose pc is exact
+ * (restored from a signal frame) has " signal" after SOURCE; a 32-bit ARM
+ * frame in Thumb code has " thumb" after that.  STOP is uw_stop_name() and
  * ERROR is uw_strerror() of the walk's result ("success" for a normal end).
  *
  * Warnings and errors go to stderr, prefixed "uwind: ".  Exit status: 0
@@ -127,6 +129,16 @@ static const int8_t x86_64_prreg_dwarf[] = {
 	7,		/* rsp */
 };
 
+#define ARM_CPSR_T	0x20
+
+static uint32_t load_u32(const uint8_t *p, bool big_endian)
+{
+	return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			    (uint32_t)p[2] << 8 | p[3]
+			  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+			    (uint32_t)p[1] << 8 | p[0];
+}
+
 int stk_add_thread(struct stk_target *t, int tid, const uint8_t *regs,
 		   size_t len)
 {
@@ -155,6 +167,17 @@ int stk_add_thread(struct stk_target *t, int tid, const uint8_t *regs,
 		for (i = 0; i <= UW_AARCH64_PC; i++)
 			uw_reg_set(&th->regs, i,
 				   stk_load_u64(regs + 8 * i, t->big_endian));
+		break;
+	case UW_ARCH_ARM:
+		/* r0..r15 (DWARF 0..15), cpsr, orig_r0: 4-byte words. */
+		if (len < 17 * 4)
+			return -1;
+		for (i = 0; i <= UW_ARM_PC; i++)
+			uw_reg_set(&th->regs, i, load_u32(regs + 4 * i,
+							  t->big_endian));
+		/* CPSR.T: Thumb state, which the walker keeps in pc bit 0. */
+		if (load_u32(regs + 4 * 16, t->big_endian) & ARM_CPSR_T)
+			th->regs.r[UW_ARM_PC] |= 1;
 		break;
 	default:
 		return -1;
@@ -271,7 +294,11 @@ static int cmp_sym(const void *a, const void *b)
 static void load_syms(struct stk_file *f, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
+	/* ARM: bit 0 of a function symbol's value marks Thumb code. */
+	uint64_t mask = gelf_getehdr(f->elf, &eh) && eh.e_machine == EM_ARM ?
+			~(uint64_t)1 : ~(uint64_t)0;
 
 	while ((scn = elf_nextscn(f->elf, scn))) {
 		Elf_Data *d;
@@ -300,7 +327,7 @@ static void load_syms(struct stk_file *f, Elf64_Word type)
 				continue;
 			f->syms = stk_xrealloc(f->syms, f->nsyms + 1,
 					       sizeof(*f->syms));
-			f->syms[f->nsyms].addr = sym.st_value;
+			f->syms[f->nsyms].addr = sym.st_value & mask;
 			f->syms[f->nsyms].size = sym.st_size;
 			f->syms[f->nsyms].name = name;
 			f->syms[f->nsyms].bind = GELF_ST_BIND(sym.st_info);
@@ -441,10 +468,88 @@ static void add_module(struct stk_target *t, struct stk_file *f,
 	t->mod_file = stk_xrealloc(t->mod_file, t->nmods + 1,
 				   sizeof(*t->mod_file));
 	m = &t->mods[t->nmods];
+	memset(m, 0, sizeof(*m));
 	m->start = start;
 	m->end = end;
 	m->sframe = f->has_sframe ? &f->sf : NULL;
+	m->ehabi = f->has_ehabi ? &f->eh : NULL;
 	t->mod_file[t->nmods++] = f;
+}
+
+/* A span of the file image, or false when it leaves the file. */
+static bool file_span(const struct stk_file *f, uint64_t off, uint64_t size,
+		      uint64_t addr, struct uw_span *s)
+{
+	if (off > f->size || size > f->size - off)
+		return false;
+	s->data = f->img + off;
+	s->size = size;
+	s->addr = addr;
+	return true;
+}
+
+/*
+ * ARM: the file's .ARM.exidx (SHT_ARM_EXIDX, else PT_ARM_EXIDX) and
+ * .ARM.extab, read in place from the file image.  Without section
+ * headers, the extab entries are only known to lie in the segment that
+ * holds the index: that whole segment bounds them.
+ */
+static void load_ehabi(struct stk_target *t, struct stk_file *f)
+{
+	struct uw_span exidx = { 0 }, extab = { 0 }, seg = { 0 };
+	Elf_Scn *scn = NULL;
+	size_t shstr, i, n;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+	int err;
+
+	if (t->arch != UW_ARCH_ARM || !gelf_getehdr(f->elf, &eh) ||
+	    eh.e_machine != EM_ARM)
+		return;
+	if (elf_getshdrstrndx(f->elf, &shstr))
+		shstr = 0;
+	if (elf_getphdrnum(f->elf, &n))
+		n = 0;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = shstr ? elf_strptr(f->elf, shstr, sh.sh_name) : NULL;
+		if (sh.sh_type == SHT_ARM_EXIDX && !exidx.data)
+			file_span(f, sh.sh_offset, sh.sh_size, sh.sh_addr,
+				  &exidx);
+		else if (sh.sh_type == SHT_PROGBITS && name &&
+			 !strcmp(name, ".ARM.extab") && !extab.data)
+			file_span(f, sh.sh_offset, sh.sh_size, sh.sh_addr,
+				  &extab);
+	}
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_ARM_EXIDX && !exidx.data)
+			file_span(f, ph.p_offset, ph.p_filesz, ph.p_vaddr,
+				  &exidx);
+	}
+	if (!exidx.data)
+		return;
+	for (i = 0; !extab.data && i < n; i++) {
+		if (gelf_getphdr(f->elf, (int)i, &ph) &&
+		    ph.p_type == PT_LOAD && exidx.addr >= ph.p_vaddr &&
+		    exidx.addr - ph.p_vaddr < ph.p_filesz &&
+		    file_span(f, ph.p_offset, ph.p_filesz, ph.p_vaddr, &seg))
+			extab = seg;
+	}
+	exidx.addr += (uint64_t)f->bias;
+	extab.addr += (uint64_t)f->bias;
+	err = uw_ehabi_init(&f->eh, &exidx, extab.data ? &extab : NULL,
+			    eh.e_ident[EI_DATA] == ELFDATA2MSB);
+	if (err)
+		fprintf(stderr, "uwind: %s: .ARM.exidx: %s\n", f->path,
+			uw_strerror(err));
+	else
+		f->has_ehabi = true;
 }
 
 static void file_modules(struct stk_target *t, struct stk_file *f)
@@ -478,6 +583,7 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 		else
 			f->has_sframe = true;
 	}
+	load_ehabi(t, f);
 	if (elf_getphdrnum(f->elf, &n))
 		return;
 	for (i = 0; i < n; i++) {
@@ -598,8 +704,9 @@ static void print_frame(const struct stk_target *t, unsigned int i,
 		       (unsigned long long)(fr->pc - s->addr));
 	else
 		fputs("??", stdout);
-	printf(" (%s) [%s]%s\n", mod, uw_source_name(fr->source),
-	       (fr->flags & UW_FRAME_SIGNAL) ? " signal" : "");
+	printf(" (%s) [%s]%s%s\n", mod, uw_source_name(fr->source),
+	       (fr->flags & UW_FRAME_SIGNAL) ? " signal" : "",
+	       (fr->flags & UW_FRAME_THUMB) ? " thumb" : "");
 }
 
 static void print_thread(struct stk_target *t, size_t n,

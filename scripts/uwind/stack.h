@@ -6,7 +6,8 @@
  * file mappings, and memory: the core's PT_LOAD contents first, then the
  * bytes of the mapped files; or, for a live process, its memory.  The
  * mapped ELF files give the modules the walker needs (text range and
- * SFrame table) and the symbols the output names frames with.
+ * SFrame or, on 32-bit ARM, EHABI tables) and the symbols the output
+ * names frames with.
  */
 #ifndef UWIND_TOOL_STACK_H
 #define UWIND_TOOL_STACK_H
@@ -36,6 +37,8 @@ struct stk_file {
 	struct tool_table tab;
 	struct uw_sframe sf;
 	bool has_sframe;
+	struct uw_ehabi eh;	/* ARM: .ARM.exidx/.ARM.extab, read in img */
+	bool has_ehabi;
 	struct stk_sym *syms;
 	size_t nsyms;
 };
@@ -61,6 +64,7 @@ struct stk_thread {
 struct stk_target {
 	enum uw_arch arch;
 	bool big_endian;
+	bool elf32;		/* ELFCLASS32 core: 4-byte note words */
 	uint64_t pac_mask;
 	uint64_t page_size;
 	int pid;

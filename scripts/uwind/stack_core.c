@@ -8,6 +8,10 @@
  * the mapped file instead), the executable's entry and the vDSO from
  * NT_AUXV, AArch64's pointer-auth mask from NT_ARM_PAC_MASK.
  *
+ * 64-bit cores (x86-64, AArch64) and 32-bit ARM cores: their notes have
+ * 4-byte words (elf_prstatus with pr_reg at 72, r0-r15 then cpsr, whose
+ * T bit gives the pc's Thumb state; 32-bit NT_AUXV and NT_FILE entries).
+ *
  * qemu-user writes NT_PRSTATUS, NT_PRPSINFO and NT_AUXV but no NT_FILE:
  * then the executable named by --exe is placed from its program headers,
  * at its linked address (ET_EXEC) or moved by AT_ENTRY - e_entry (PIE).
@@ -29,6 +33,8 @@
 
 #define PRSTATUS_PID	32	/* pr_pid in the 64-bit elf_prstatus */
 #define PRSTATUS_REG	112	/* pr_reg in the 64-bit elf_prstatus */
+#define PRSTATUS32_PID	24	/* the same in the 32-bit elf_prstatus */
+#define PRSTATUS32_REG	72
 
 static uint32_t load_u32(const uint8_t *p, bool be)
 {
@@ -38,43 +44,53 @@ static uint32_t load_u32(const uint8_t *p, bool be)
 		    (uint32_t)p[1] << 8 | p[0];
 }
 
+/* A note word: 4 bytes in 32-bit cores, 8 in 64-bit ones. */
+static uint64_t load_word(const struct stk_target *t, const uint8_t *p)
+{
+	return t->elf32 ? load_u32(p, t->big_endian) :
+			  stk_load_u64(p, t->big_endian);
+}
+
 static void note_prstatus(struct stk_target *t, const char *core,
 			  const uint8_t *d, size_t n)
 {
-	if (n < PRSTATUS_REG) {
+	size_t pid = t->elf32 ? PRSTATUS32_PID : PRSTATUS_PID;
+	size_t reg = t->elf32 ? PRSTATUS32_REG : PRSTATUS_REG;
+
+	if (n < reg) {
 		fprintf(stderr, "uwind: %s: short NT_PRSTATUS note\n", core);
 		return;
 	}
-	if (stk_add_thread(t, (int)load_u32(d + PRSTATUS_PID, t->big_endian),
-			   d + PRSTATUS_REG, n - PRSTATUS_REG))
+	if (stk_add_thread(t, (int)load_u32(d + pid, t->big_endian),
+			   d + reg, n - reg))
 		fprintf(stderr, "uwind: %s: NT_PRSTATUS of LWP %u too short\n",
-			core, load_u32(d + PRSTATUS_PID, t->big_endian));
+			core, load_u32(d + pid, t->big_endian));
 }
 
 /*
- * NT_FILE: u64 count, u64 page_size, count x {start, end, file page
- * offset}, then count NUL-terminated paths.
+ * NT_FILE: word count, word page_size, count x {start, end, file page
+ * offset}, then count NUL-terminated paths (words: 8 bytes, 4 in 32-bit
+ * cores).
  */
 static int note_file(struct stk_target *t, const char *core, const uint8_t *d,
 		     size_t n)
 {
-	uint64_t count, page, i;
+	uint64_t count, page, i, w = t->elf32 ? 4 : 8;
 	const uint8_t *name, *end = d + n;
-	bool be = t->big_endian;
 
-	if (n < 16)
+	if (n < 2 * w)
 		goto bad;
-	count = stk_load_u64(d, be);
-	page = stk_load_u64(d + 8, be);
-	if (count > (n - 16) / 24 || !page || (page & (page - 1)))
+	count = load_word(t, d);
+	page = load_word(t, d + w);
+	if (count > (n - 2 * w) / (3 * w) || !page || (page & (page - 1)))
 		goto bad;
 	t->page_size = page;
-	name = d + 16 + count * 24;
+	name = d + 2 * w + count * 3 * w;
 	for (i = 0; i < count; i++) {
-		const uint8_t *e = d + 16 + i * 24, *nul;
-		uint64_t start = stk_load_u64(e, be);
-		uint64_t stop = stk_load_u64(e + 8, be);
-		uint64_t pgoff = stk_load_u64(e + 16, be);
+		const uint8_t *e = d + 2 * w + i * 3 * w, *nul;
+		uint64_t start = load_word(t, e);
+		uint64_t stop = load_word(t, e + w);
+		uint64_t pgoff = load_word(t, e + 2 * w);
 
 		nul = name < end ? memchr(name, 0, end - name) : NULL;
 		if (!nul || pgoff > UINT64_MAX / page)
@@ -90,11 +106,11 @@ bad:
 
 static void note_auxv(struct stk_target *t, const uint8_t *d, size_t n)
 {
-	size_t i;
+	size_t i, w = t->elf32 ? 4 : 8;
 
-	for (i = 0; i + 16 <= n; i += 16) {
-		uint64_t type = stk_load_u64(d + i, t->big_endian);
-		uint64_t val = stk_load_u64(d + i + 8, t->big_endian);
+	for (i = 0; i + 2 * w <= n; i += 2 * w) {
+		uint64_t type = load_word(t, d + i);
+		uint64_t val = load_word(t, d + i + w);
 
 		if (type == AT_NULL)
 			break;
@@ -285,13 +301,18 @@ int stk_core_open(struct stk_target *t, const char *core, const char *exe)
 		fprintf(stderr, "uwind: %s: not an ELF core file\n", core);
 		return -1;
 	}
-	if (gelf_getclass(t->core_elf) != ELFCLASS64) {
-		fprintf(stderr, "uwind: %s: only 64-bit cores are supported\n",
-			core);
+	t->elf32 = gelf_getclass(t->core_elf) == ELFCLASS32;
+	/* 32-bit cores: ARM only; ARM cores: 32-bit only. */
+	if (t->elf32 != (eh.e_machine == EM_ARM)) {
+		fprintf(stderr, "uwind: %s: unsupported machine %u in a %d-bit "
+			"core\n", core, eh.e_machine, t->elf32 ? 32 : 64);
 		return -1;
 	}
 	t->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	switch (eh.e_machine) {
+	case EM_ARM:
+		t->arch = UW_ARCH_ARM;
+		break;
 	case EM_X86_64:
 		t->arch = UW_ARCH_X86_64;
 		break;

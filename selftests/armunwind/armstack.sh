@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# `uwind stack --core` on 32-bit ARM cores: the ones qemu-arm writes for
+# selftests/armunwind/crash.c, built in ARM state and in Thumb-2 (static,
+# -funwind-tables -g).  qemu-arm writes NT_PRSTATUS (r0-r15, cpsr),
+# NT_PRPSINFO and NT_AUXV but no NT_FILE, and leaves the text out of the
+# core: --exe places the executable and supplies its tables.
+#
+# Oracles: the call chain the program's source fixes, and gdb-multiarch's
+# `bt` from the DWARF CFI in .debug_frame (function names and pcs, frame
+# by frame, up to main).  Then malformed 32-bit cores: truncated and
+# corrupted copies give an error or a walk, never a crash.
+#
+# usage: armstack.sh UWIND BUILD_DIR   (BUILD_DIR holds crash-arm, crash-thumb)
+set -u
+
+UWIND=$1
+BIN=$(cd "$2" && pwd)
+TMP=$(mktemp -d)
+n=0
+
+trap 'rm -rf "$TMP"' EXIT
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+skip()
+{
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+have()
+{
+	command -v "$1" >/dev/null 2>&1
+}
+
+CHAIN="ac_leaf ac_noret ac_big_frame ac_alloca ac_recurse ac_recurse ac_recurse ac_recurse ac_run main"
+
+# "NAME PC" per frame up to main, from uwind stack's output.
+uw_frames()
+{
+	awk '/^#[0-9]/ { f = $3; sub(/\+0x[0-9a-f]+$/, "", f); pc = $2;
+		sub(/^0x0*/, "0x", pc); print f, pc; if (f == "main") exit }' "$1"
+}
+
+# The same from gdb's bt ("#N  0xPC in NAME (...)", or "#0  NAME (...)"
+# when the pc starts a line: then the pc is left out).  gdb prints frame 0
+# once when it loads the core, then the whole backtrace: the last #0 starts
+# the list.
+gdb_frames()
+{
+	awk '/^#0 / { done = 0; out = "" }
+	/^#[0-9]/ && !done {
+		if (match($0, / in [^ ]+ \(/)) {
+			f = substr($0, RSTART + 4, RLENGTH - 6); pc = $2
+		} else {
+			f = $2; pc = "-"
+		}
+		sub(/^0x0*/, "0x", pc)
+		out = out f " " pc "\n"; if (f == "main") done = 1 }
+	END { printf "%s", out }' "$1"
+}
+
+qemu_core()
+{
+	mkdir -p "$TMP/q.$1/core"
+	(cd "$TMP/q.$1" && ulimit -c unlimited &&
+	 qemu-arm "$BIN/crash-$1" >/dev/null 2>&1; :) 2>/dev/null
+	ls "$TMP/q.$1"/qemu_*.core 2>/dev/null | head -n 1
+}
+
+echo "TAP version 13"
+echo "1..15"
+
+for mode in arm thumb; do
+	if ! have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
+		for d in core chain ehabi gdb pcs; do
+			skip "$mode: $d" "no qemu-arm or no crash-$mode"
+		done
+		continue
+	fi
+	CORE=$(qemu_core "$mode")
+	[ -n "$CORE" ] && [ "$(od -An -tx1 -j4 -N1 "$CORE" | tr -d ' ')" = 01 ]
+	ok $? "$mode: qemu-arm wrote a 32-bit core for the crash"
+	[ -n "$CORE" ] && cp "$CORE" "$TMP/core.$mode"
+	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-$mode" \
+		>"$TMP/uw.$mode" 2>"$TMP/uw.$mode.err"
+	rc=$?
+	sed 's/^/# /' "$TMP/uw.$mode"
+	uw_frames "$TMP/uw.$mode" >"$TMP/uwf.$mode"
+	[ $rc -eq 0 ] && [ "$(cut -d' ' -f1 "$TMP/uwf.$mode" | tr '\n' ' ')" = \
+			   "$CHAIN " ]
+	ok $? "$mode core: uwind stack --core --exe gives the source's chain"
+	out=$(awk '/^#[0-9]/ { print $5; if ($3 ~ /^main\+/) exit }' \
+	      "$TMP/uw.$mode" | sort -u)
+	[ "$out" = "[ehabi]" ]
+	ok $? "$mode core: frames up to main unwound by [ehabi]"
+	if have gdb-multiarch; then
+		gdb-multiarch -nx -batch -ex bt "$BIN/crash-$mode" "$CORE" \
+			>"$TMP/gdb.$mode" 2>/dev/null
+		gdb_frames "$TMP/gdb.$mode" >"$TMP/gdbf.$mode"
+		[ -s "$TMP/gdbf.$mode" ] &&
+		[ "$(cut -d' ' -f1 "$TMP/gdbf.$mode")" = \
+		  "$(cut -d' ' -f1 "$TMP/uwf.$mode")" ]
+		ok $? "$mode core: same functions as gdb-multiarch bt"
+		# Frame by frame, the pcs gdb prints (it leaves out a pc that
+		# starts a source line) equal uwind's.
+		bad=0
+		paste -d' ' "$TMP/gdbf.$mode" "$TMP/uwf.$mode" >"$TMP/pair"
+		while read -r gf gpc uf upc; do
+			if [ "$gpc" != - ] && [ "$gpc" != "$upc" ]; then
+				echo "# $gf: gdb pc $gpc, uwind $upc"
+				bad=1
+			fi
+		done <"$TMP/pair"
+		[ -s "$TMP/pair" ]
+		[ $? -eq 0 ] && [ $bad -eq 0 ]
+		ok $? "$mode core: same pcs as gdb-multiarch bt"
+	else
+		skip "$mode core: same functions as gdb-multiarch" "no gdb-multiarch"
+		skip "$mode core: same pcs as gdb-multiarch" "no gdb-multiarch"
+	fi
+done
+
+# Frame 0's Thumb state comes from CPSR.T (the others' from bit 0 of
+# their return addresses): every frame up to main is marked thumb in the
+# Thumb core, none in the ARM core.
+if [ -s "$TMP/uw.thumb" ] && [ -s "$TMP/uw.arm" ]; then
+	t=$(awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' \
+	    "$TMP/uw.thumb" | sort -u)
+	a=$(awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' \
+	    "$TMP/uw.arm" | sort -u)
+	[ "$t" = thumb ] && [ "$a" = "[ehabi]" ]
+	ok $? "Thumb state: thumb frames in the Thumb core, none in the ARM core"
+else
+	skip "Thumb state" "no cores"
+fi
+
+# Without --exe: no text, no tables; a message names --exe.
+if [ -s "$TMP/core.arm" ]; then
+	"$UWIND" stack --core "$TMP/core.arm" >/dev/null 2>"$TMP/err"
+	[ $? -eq 0 ] && grep -q -- '--exe' "$TMP/err"
+	ok $? "arm core without --exe: still walks, says to use --exe"
+else
+	skip "arm core without --exe" "no core"
+fi
+
+# ---- Malformed 32-bit cores: an error message or a walk, never a crash.
+crashed()
+{
+	[ "$1" -ge 128 ] || grep -q -e Sanitizer -e 'runtime error' "$2"
+}
+
+SRC=$TMP/core.thumb
+if [ -s "$SRC" ]; then
+	size=$(wc -c <"$SRC")
+	bad=0
+	for cut in 51 52 84 200 340 400 500 $((size / 3)) $((size / 2)) \
+		   $((size - 4096)) $((size - 1)); do
+		head -c "$cut" "$SRC" >"$TMP/trunc"
+		"$UWIND" stack --core "$TMP/trunc" --exe "$BIN/crash-thumb" \
+			>/dev/null 2>"$TMP/err"
+		rc=$?
+		if crashed $rc "$TMP/err" ||
+		   { [ $rc -ne 0 ] && ! grep -q '^uwind: ' "$TMP/err"; }; then
+			echo "# truncated at $cut: rc $rc"
+			bad=1
+		fi
+	done
+	ok $bad "truncated 32-bit cores: error messages, no crash"
+
+	# Program headers (52 + 32 * i), the note headers and descriptors,
+	# among them pr_pid, the registers and cpsr of NT_PRSTATUS.
+	noff=$(readelf -lW "$SRC" 2>/dev/null |
+	       awk '$1 == "NOTE" { print $2; exit }')
+	noff=$((noff))
+	bad=0
+	for off in 4 5 28 44 48 56 60 68 88 96 $((noff)) $((noff + 4)) \
+		   $((noff + 8)) $((noff + 20 + 24)) $((noff + 20 + 72)) \
+		   $((noff + 20 + 72 + 52)) $((noff + 20 + 72 + 60)) \
+		   $((noff + 20 + 72 + 64)) \
+		   $((noff + 20 + 136)) $((noff + 168)) $((noff + 300)) \
+		   $((noff + 320)) $((noff + 400)); do
+		cp "$SRC" "$TMP/corrupt"
+		printf '\377\377\377\177' |
+			dd of="$TMP/corrupt" bs=1 seek="$off" conv=notrunc \
+			   2>/dev/null
+		"$UWIND" stack --core "$TMP/corrupt" --exe "$BIN/crash-thumb" \
+			>/dev/null 2>"$TMP/err"
+		rc=$?
+		if crashed $rc "$TMP/err" || [ $rc -gt 1 ]; then
+			echo "# corrupted at $off: rc $rc"
+			bad=1
+		fi
+	done
+	ok $bad "corrupted 32-bit cores: no crash"
+else
+	skip "truncated 32-bit cores" "no core"
+	skip "corrupted 32-bit cores" "no core"
+fi
+
+# An ARM executable as --exe of an ARM core whose text it is not:
+# the walk may stop anywhere, but must not crash.
+if [ -s "$TMP/core.thumb" ] && [ -f "$BIN/crash-arm" ]; then
+	"$UWIND" stack --core "$TMP/core.thumb" --exe "$BIN/crash-arm" \
+		>/dev/null 2>"$TMP/err"
+	rc=$?
+	! crashed $rc "$TMP/err" && [ $rc -le 1 ]
+	ok $? "thumb core with the ARM build as --exe: no crash"
+else
+	skip "thumb core with the ARM build as --exe" "no core"
+fi

@@ -1,0 +1,752 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * ARM self-unwinding test: the program runs a known call chain, captures
+ * its registers in a frameless leaf and walks its own stack with the uwind
+ * core, using the program's own .ARM.exidx/.ARM.extab tables.  Built
+ * statically with -funwind-tables twice, in ARM state (-marm) and in
+ * Thumb-2 (-mthumb), and run under qemu-arm.
+ *
+ * The chain: main -> aw_big_frame (a 50000-byte local array, so the
+ * table needs the b2 uleb128 opcode) -> [aw_fp_mid] -> aw_alloca (frame
+ * pointer: r11 in ARM, r7 in Thumb, 9b/97 opcodes) -> aw_recurse x3 ->
+ * aw_dispatch -(function pointer)-> aw_noret -> aw_leaf, and above
+ * aw_big_frame run_chain (not inlined: it calls setjmp) and main.
+ *
+ * aw_noret is noreturn and ends with its call to aw_leaf (noreturn too),
+ * so its return address is the first byte after the function: a walker
+ * that looked up the return address itself, not the call before it,
+ * would use the next function's entry.  The leaf captures r0-r15 with
+ * inline asm and branches (no call) to aw_after, which walks the live
+ * stack from those registers (the chain's frames are intact above the
+ * leaf's sp) and longjmps back to main.
+ *
+ * Scenarios:
+ *  ehabi   every frame up to main unwound from the tables.
+ *  fp-mid  aw_fp_mid (fpmid.c: -marm, frame pointers, no unwind tables)
+ *          between aw_big_frame and aw_alloca: that frame must be crossed
+ *          by the r11 frame-record fallback, the rest by EHABI.
+ *
+ * Oracle for frame names: the ELF symbol table of /proc/self/exe; for the
+ * tables' location, the section headers, checked against the linker's
+ * __exidx_start/__exidx_end and PT_ARM_EXIDX.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <uwind/uwind.h>
+#include <uwind/ehabi.h>
+
+#if !defined(__arm__)
+#error "armunwind: 32-bit ARM only"
+#endif
+
+#if defined(__thumb__)
+#define AW_MODE		"thumb"
+#else
+#define AW_MODE		"arm"
+#endif
+
+#ifndef PT_ARM_EXIDX
+#define PT_ARM_EXIDX	0x70000001
+#endif
+
+#define NOINL		__attribute__((noinline, noclone))
+#define OPAQUE(v)	__asm__ volatile("" : "+r"(v) : : "memory")
+
+#define RECURSE_LEVELS	3
+#define BIG_FRAME	50000
+#define MAX_FRAMES	64
+
+long aw_alloca(int n, long x);
+long aw_fp_mid(int n, long x);		/* fpmid.c */
+void aw_after(void);
+
+/* Linker script symbols around .ARM.exidx. */
+extern const uint8_t __exidx_start[], __exidx_end[];
+
+static jmp_buf g_jmp;
+static volatile int g_via_fp_mid;
+static volatile int g_alloca_len = 200;
+static uint32_t g_cap[16];		/* r0..r15 at the capture point */
+
+typedef void (*noret_fn)(long) __attribute__((noreturn));
+static noret_fn volatile g_end;		/* what aw_dispatch calls */
+
+static struct uw_ehabi g_eh;
+static struct uw_module g_mod;
+static uint64_t g_exidx_lo, g_exidx_hi;	/* from PT_ARM_EXIDX */
+
+/* ---- memory accessor: readable mappings of this process ---- */
+
+struct map_ent {
+	uint64_t lo, hi;
+};
+
+#define MAX_MAPS	1024
+struct mem_ctx {
+	struct map_ent maps[MAX_MAPS];
+	size_t nmaps;
+	size_t nreads, nfails;
+};
+
+static struct mem_ctx g_mem;
+static char g_maps_buf[1 << 17];
+
+static uint64_t parse_hex(const char **pp)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+
+	for (;; p++) {
+		if (*p >= '0' && *p <= '9')
+			v = v * 16 + (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			v = v * 16 + (uint64_t)(*p - 'a' + 10);
+		else
+			break;
+	}
+	*pp = p;
+	return v;
+}
+
+/* Readable mappings from /proc/self/maps (qemu-user emulates it). */
+static int load_maps(struct mem_ctx *m)
+{
+	const char *p, *end;
+	size_t len = 0;
+	ssize_t r;
+	int fd;
+
+	m->nmaps = 0;
+	fd = open("/proc/self/maps", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(g_maps_buf) - 1) {
+		r = read(fd, g_maps_buf + len, sizeof(g_maps_buf) - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	g_maps_buf[len] = 0;
+	for (p = g_maps_buf, end = g_maps_buf + len; p < end;) {
+		uint64_t lo, hi;
+		bool readable;
+
+		lo = parse_hex(&p);
+		if (*p++ != '-')
+			return -1;
+		hi = parse_hex(&p);
+		if (*p++ != ' ')
+			return -1;
+		readable = *p == 'r';
+		while (p < end && *p != '\n')
+			p++;
+		if (readable && m->nmaps < MAX_MAPS) {
+			m->maps[m->nmaps].lo = lo;
+			m->maps[m->nmaps].hi = hi;
+			m->nmaps++;
+		}
+		p++;
+	}
+	return m->nmaps ? 0 : -1;
+}
+
+static const struct map_ent *find_map(const struct mem_ctx *m, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < m->nmaps; i++)
+		if (addr >= m->maps[i].lo && addr < m->maps[i].hi)
+			return &m->maps[i];
+	return NULL;
+}
+
+static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct mem_ctx *m = ctx;
+	const struct map_ent *e;
+	const volatile uint8_t *src;
+	uint8_t *d = dst;
+	size_t i;
+
+	m->nreads++;
+	e = find_map(m, addr);
+	if (!len || addr + len < addr || !e || addr + len > e->hi) {
+		m->nfails++;
+		return -1;
+	}
+	src = (const volatile uint8_t *)(uintptr_t)addr;
+	for (i = 0; i < len; i++)
+		d[i] = src[i];
+	return 0;
+}
+
+/* ---- the walk, done in aw_after ---- */
+
+struct walk_out {
+	struct uw_frame frames[MAX_FRAMES];
+	struct uw_walk_result res;
+	struct uw_cursor cur;
+	struct uw_regs regs;	/* what the leaf captured */
+	size_t n;
+	uint64_t stack_lo, stack_hi;
+	int maps_err;
+	/* The same walk stepped by hand: registers after the fallback step. */
+	bool fp_stepped;
+	uint64_t fp_valid;
+};
+
+static struct walk_out g_out;
+
+static void do_walk(struct walk_out *out)
+{
+	struct uw_walk_cfg cfg;
+	const struct map_ent *st;
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	out->regs.valid = 0;
+	for (i = 0; i < 16; i++)
+		if (i != 12)		/* ip held the capture's base */
+			uw_reg_set(&out->regs, i, g_cap[i]);
+	out->maps_err = load_maps(&g_mem);
+	g_mem.nreads = g_mem.nfails = 0;
+	st = find_map(&g_mem, g_cap[13]);
+	out->stack_lo = g_cap[13];
+	out->stack_hi = st ? st->hi : 0;
+
+	cfg.arch = UW_ARCH_ARM;
+	cfg.mods = &g_mod;
+	cfg.nmods = 1;
+	cfg.mem.read = mem_read;
+	cfg.mem.ctx = &g_mem;
+	cfg.stack_lo = out->stack_lo;
+	cfg.stack_hi = out->stack_hi;
+	cfg.max_depth = MAX_FRAMES;
+	out->n = uw_walk(&out->cur, &cfg, &out->regs, out->frames, MAX_FRAMES,
+			  &out->res);
+	out->fp_stepped = false;
+	if (uw_cursor_init(&out->cur, &cfg, &out->regs))
+		return;
+	while (uw_step(&out->cur, &cfg) > 0) {
+		if (out->cur.source == UW_SRC_FP) {
+			out->fp_stepped = true;
+			out->fp_valid = out->cur.regs.valid;
+			break;
+		}
+	}
+}
+
+/*
+ * Entered by a branch from the leaf, on the leaf's stack pointer: every
+ * frame of the chain is still intact above it.
+ */
+__attribute__((used, noinline, noclone, noreturn)) void aw_after(void)
+{
+	do_walk(&g_out);
+	longjmp(g_jmp, 1);
+}
+
+/* ---- the chain ---- */
+
+/*
+ * r0-r11 by a store-multiple from ip (ip is caller-saved and holds
+ * nothing the walk needs: it is left unknown), then sp, lr and the pc of
+ * the capture itself, with the Thumb bit when in Thumb state.
+ */
+#if defined(__thumb__)
+#define AW_THUMB_BIT	1u
+#else
+#define AW_THUMB_BIT	0u
+#endif
+
+#define CAPTURE() do {							\
+	register uint32_t *base_ __asm__("ip") = g_cap;			\
+	uint32_t pc_;							\
+	__asm__ volatile("stmia %1, {r0-r11}\n\t"			\
+			 "str sp, [%1, #52]\n\t"			\
+			 "str lr, [%1, #56]\n\t"			\
+			 "1: adr %0, 1b"				\
+			 : "=&r"(pc_) : "r"(base_) : "memory");		\
+	g_cap[15] = pc_ | AW_THUMB_BIT;					\
+} while (0)
+
+/*
+ * The frameless leaf: capture, then leave by a plain branch to aw_after
+ * (no call: lr still holds aw_noret's return address).
+ */
+NOINL __attribute__((noreturn)) void aw_leaf(long x)
+{
+	(void)x;
+	CAPTURE();
+	__asm__ volatile("b aw_after");
+	__builtin_unreachable();
+}
+
+/* Ends with the call: its return address is the byte after it. */
+long aw_recurse(int n, long x);
+
+NOINL __attribute__((noreturn)) void aw_noret(long x)
+{
+	volatile long pad[3];
+
+	pad[0] = x;
+	aw_leaf(pad[0] + 1);
+}
+
+/*
+ * Placed right after aw_noret (the build packs functions with
+ * -falign-functions=1), with a frame of another shape: a walker that
+ * looked up aw_noret's return address itself would unwind with this
+ * entry and go astray.
+ */
+NOINL __attribute__((used)) long aw_guard(long x)
+{
+	volatile long pad[37];
+
+	pad[36] = x;
+	return aw_recurse(1, pad[36]) + 1;
+}
+
+NOINL long aw_dispatch(long x)
+{
+	if (x >= 0)
+		g_end(x);	/* through a noreturn function pointer */
+	return x;
+}
+
+NOINL long aw_recurse(int n, long x)
+{
+	long r;
+
+	if (n > 1)
+		r = aw_recurse(n - 1, x + n);
+	else
+		r = aw_dispatch(x);
+	OPAQUE(r);
+	return r + n;
+}
+
+NOINL long aw_alloca(int n, long x)
+{
+	volatile char *p = __builtin_alloca((size_t)g_alloca_len);
+	long r;
+
+	p[0] = (char)x;
+	p[g_alloca_len - 1] = 1;
+	r = aw_recurse(n, x);
+	OPAQUE(r);
+	return r + p[0] + p[g_alloca_len - 1];
+}
+
+NOINL long aw_big_frame(int n, long x)
+{
+	volatile char buf[BIG_FRAME];
+	long r;
+
+	buf[0] = (char)x;
+	buf[BIG_FRAME - 1] = 2;
+	if (g_via_fp_mid)
+		r = aw_fp_mid(n, x + 1);
+	else
+		r = aw_alloca(n, x + 1);
+	OPAQUE(r);
+	return r + buf[0] + buf[BIG_FRAME - 1];
+}
+
+/* ---- the ELF file: symbols and table sections ---- */
+
+struct sym {
+	uint64_t start, size;
+	const char *name;
+};
+
+static struct sym *g_syms;
+static size_t g_nsyms;
+static char *g_elf;
+static uint64_t g_extab_addr, g_extab_size, g_exidx_sec, g_exidx_sec_size;
+
+static int load_elf(void)
+{
+	const Elf32_Ehdr *eh;
+	const Elf32_Shdr *sh;
+	const char *shstr;
+	struct stat st;
+	size_t i, j, fsize;
+	FILE *f;
+
+	f = fopen("/proc/self/exe", "rb");
+	if (!f)
+		return -1;
+	if (fstat(fileno(f), &st) || st.st_size < (off_t)sizeof(*eh))
+		goto bad;
+	fsize = (size_t)st.st_size;
+	g_elf = malloc(fsize);
+	if (!g_elf || fread(g_elf, 1, fsize, f) != fsize)
+		goto bad;
+	fclose(f);
+	eh = (const Elf32_Ehdr *)g_elf;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS32 ||
+	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > fsize ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		return -1;
+	sh = (const Elf32_Shdr *)(g_elf + eh->e_shoff);
+	if ((uint64_t)sh[eh->e_shstrndx].sh_offset +
+	    sh[eh->e_shstrndx].sh_size > fsize)
+		return -1;
+	shstr = g_elf + sh[eh->e_shstrndx].sh_offset;
+	for (i = 0; i < eh->e_shnum; i++) {
+		const Elf32_Sym *syms;
+		const char *str;
+		size_t n;
+
+		if (sh[i].sh_name < sh[eh->e_shstrndx].sh_size &&
+		    !strcmp(shstr + sh[i].sh_name, ".ARM.extab")) {
+			g_extab_addr = sh[i].sh_addr;
+			g_extab_size = sh[i].sh_size;
+		}
+		if (sh[i].sh_type == SHT_ARM_EXIDX) {
+			g_exidx_sec = sh[i].sh_addr;
+			g_exidx_sec_size = sh[i].sh_size;
+		}
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+			continue;
+		if ((uint64_t)sh[i].sh_offset + sh[i].sh_size > fsize ||
+		    (uint64_t)sh[sh[i].sh_link].sh_offset +
+		    sh[sh[i].sh_link].sh_size > fsize)
+			return -1;
+		syms = (const Elf32_Sym *)(g_elf + sh[i].sh_offset);
+		str = g_elf + sh[sh[i].sh_link].sh_offset;
+		n = sh[i].sh_size / sizeof(*syms);
+		g_syms = calloc(n, sizeof(*g_syms));
+		if (!g_syms)
+			return -1;
+		for (j = 0; j < n; j++) {
+			unsigned int t = ELF32_ST_TYPE(syms[j].st_info);
+
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) ||
+			    !syms[j].st_size || syms[j].st_shndx == SHN_UNDEF ||
+			    syms[j].st_name >= sh[sh[i].sh_link].sh_size)
+				continue;
+			/* Thumb functions have bit 0 set in st_value. */
+			g_syms[g_nsyms].start = syms[j].st_value & ~1u;
+			g_syms[g_nsyms].size = syms[j].st_size;
+			g_syms[g_nsyms].name = str + syms[j].st_name;
+			g_nsyms++;
+		}
+	}
+	return g_nsyms ? 0 : -1;
+bad:
+	fclose(f);
+	return -1;
+}
+
+static const struct sym *sym_at(uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < g_nsyms; i++)
+		if (addr >= g_syms[i].start &&
+		    addr - g_syms[i].start < g_syms[i].size)
+			return &g_syms[i];
+	return NULL;
+}
+
+static const struct sym *sym_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g_nsyms; i++)
+		if (!strcmp(g_syms[i].name, name))
+			return &g_syms[i];
+	return NULL;
+}
+
+/* A return address belongs to the call before it: look up pc - 1. */
+static const char *frame_name(const struct uw_frame *f, size_t i,
+			      char *buf, size_t len)
+{
+	uint64_t pc = i == 0 || !f->pc ? f->pc : f->pc - 1;
+	const struct sym *s = sym_at(pc);
+
+	if (!s) {
+		snprintf(buf, len, "?");
+		return NULL;
+	}
+	snprintf(buf, len, "%s+0x%llx", s->name,
+		 (unsigned long long)(f->pc - s->start));
+	return s->name;
+}
+
+static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	size_t i;
+
+	(void)size;
+	(void)data;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_ARM_EXIDX) {
+			g_exidx_lo = info->dlpi_addr + ph->p_vaddr;
+			g_exidx_hi = g_exidx_lo + ph->p_memsz;
+		}
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    !g_mod.end) {
+			g_mod.start = info->dlpi_addr + ph->p_vaddr;
+			g_mod.end = g_mod.start + ph->p_memsz;
+		}
+	}
+	return 1;	/* the executable only */
+}
+
+/* ---- checks ---- */
+
+struct expect {
+	const char *fn;
+	uint8_t src;
+};
+
+static int g_testno;
+
+static const char *src_name(unsigned int s)
+{
+	return uw_source_name((enum uw_source)s);
+}
+
+static int check_walk(const char *scenario, const struct walk_out *out,
+		      const struct expect *want, size_t nwant, bool fp_mid)
+{
+	const struct sym *noret = sym_named("aw_noret");
+	const struct sym *guard = sym_named("aw_guard");
+	char buf[256];
+	const char *name;
+	size_t i, main_at = (size_t)-1;
+	int ok = 1;
+
+	printf("# %s/%s: %zu frames, stop=%s err=%d (%s), stack [0x%llx, "
+	       "0x%llx), %zu reads, %zu refused\n", AW_MODE, scenario, out->n,
+	       uw_stop_name((enum uw_stop)out->res.stop), out->res.err,
+	       uw_strerror(out->res.err), (unsigned long long)out->stack_lo,
+	       (unsigned long long)out->stack_hi, g_mem.nreads, g_mem.nfails);
+	for (i = 0; i < out->n; i++) {
+		const struct uw_frame *f = &out->frames[i];
+
+		name = frame_name(f, i, buf, sizeof(buf));
+		printf("#   %2zu pc=0x%08llx sp=0x%08llx cfa=0x%08llx %s src=%s %s\n",
+		       i, (unsigned long long)f->pc, (unsigned long long)f->sp,
+		       (unsigned long long)f->cfa,
+		       (f->flags & UW_FRAME_THUMB) ? "T" : "A",
+		       src_name(f->source), buf);
+		if (name && !strcmp(name, "main") && main_at == (size_t)-1)
+			main_at = i;
+	}
+	if (out->maps_err) {
+		printf("# %s: FAIL: cannot read /proc/self/maps\n", scenario);
+		ok = 0;
+	}
+	for (i = 0; i < nwant; i++) {
+		const struct uw_frame *f = &out->frames[i];
+
+		if (i >= out->n) {
+			printf("# %s: FAIL: walk ended after %zu frames, "
+			       "expected %s at frame %zu\n", scenario, out->n,
+			       want[i].fn, i);
+			ok = 0;
+			break;
+		}
+		name = frame_name(f, i, buf, sizeof(buf));
+		if (!name || strcmp(name, want[i].fn)) {
+			printf("# %s: FAIL: frame %zu is %s, expected %s\n",
+			       scenario, i, buf, want[i].fn);
+			ok = 0;
+		}
+		if (f->source != want[i].src) {
+			printf("# %s: FAIL: frame %zu (%s) unwound by %s, "
+			       "expected %s\n", scenario, i, want[i].fn,
+			       src_name(f->source), src_name(want[i].src));
+			ok = 0;
+		}
+		/* fpmid.c is ARM code in both builds; the rest is in AW_MODE. */
+		if (!!(f->flags & UW_FRAME_THUMB) !=
+		    (AW_THUMB_BIT && strcmp(want[i].fn, "aw_fp_mid"))) {
+			printf("# %s: FAIL: frame %zu Thumb flag %s\n", scenario,
+			       i, (f->flags & UW_FRAME_THUMB) ? "set" : "clear");
+			ok = 0;
+		}
+	}
+	/*
+	 * After an ARM frame record (aw_fp_mid) only pc, sp and the r11 the
+	 * record saved are known, whatever state the caller runs in.
+	 */
+	if (fp_mid &&
+	    (!out->fp_stepped || out->fp_valid != ((1ull << UW_ARM_PC) |
+	     (1ull << UW_ARM_SP) | (1ull << UW_ARM_R11)))) {
+		printf("# %s: FAIL: registers known after the frame-record "
+		       "step: 0x%llx, expected pc, sp, r11\n", scenario,
+		       (unsigned long long)out->fp_valid);
+		ok = 0;
+	}
+	/* Frame 0: the captured pc and sp, unchanged. */
+	if (out->n && (out->frames[0].pc != (g_cap[15] & ~1u) ||
+		       out->frames[0].sp != g_cap[13])) {
+		printf("# %s: FAIL: frame 0 is not the captured pc/sp\n",
+		       scenario);
+		ok = 0;
+	}
+	/* The leaf pushes nothing: its caller's sp is its own. */
+	if (out->n > 1 && out->frames[1].sp != out->frames[0].sp) {
+		printf("# %s: FAIL: the leaf is not frameless (%lld bytes)\n",
+		       scenario,
+		       (long long)(out->frames[1].sp - out->frames[0].sp));
+		ok = 0;
+	}
+	/*
+	 * The scenario only tests the noreturn rule if the call ends aw_noret
+	 * and its return address is the first byte of aw_guard.
+	 */
+	if (!noret || !guard || out->n < 2 ||
+	    out->frames[1].pc != noret->start + noret->size ||
+	    out->frames[1].pc != guard->start) {
+		printf("# %s: FAIL: aw_noret's return address is not the end "
+		       "of aw_noret and the start of aw_guard\n", scenario);
+		ok = 0;
+	}
+	if (ok && main_at != nwant - 1) {
+		printf("# %s: FAIL: main at frame %zd, expected %zu\n", scenario,
+		       (ssize_t)main_at, nwant - 1);
+		ok = 0;
+	}
+	if (out->res.stop == UW_STOP_NONE || out->res.stop == UW_STOP_DEPTH ||
+	    out->res.stop == UW_STOP_BAD_DATA) {
+		printf("# %s: FAIL: walk stopped with %s\n", scenario,
+		       uw_stop_name((enum uw_stop)out->res.stop));
+		ok = 0;
+	}
+	for (i = 1; i < out->n; i++) {
+		if (out->frames[i].sp < out->frames[i - 1].sp ||
+		    out->frames[i].sp > out->stack_hi) {
+			printf("# %s: FAIL: frame %zu sp 0x%llx out of order or "
+			       "outside the stack\n", scenario, i,
+			       (unsigned long long)out->frames[i].sp);
+			ok = 0;
+		}
+	}
+	printf("%sok %d - %s: %s\n", ok ? "" : "not ", ++g_testno, AW_MODE,
+	       scenario);
+	return ok;
+}
+
+#define E UW_SRC_EHABI
+#define CHAIN_HEAD							\
+	{ "aw_leaf", E }, { "aw_noret", E }, { "aw_dispatch", E },	\
+	{ "aw_recurse", E }, { "aw_recurse", E }, { "aw_recurse", E },	\
+	{ "aw_alloca", E }
+
+static const struct expect want_ehabi[] = {
+	CHAIN_HEAD, { "aw_big_frame", E }, { "run_chain", E }, { "main", E },
+};
+
+static const struct expect want_fp_mid[] = {
+	CHAIN_HEAD, { "aw_fp_mid", UW_SRC_FP }, { "aw_big_frame", E },
+	{ "run_chain", E }, { "main", E },
+};
+
+#define NWANT(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Run the chain down to the leaf; aw_after longjmps back here. */
+static void run_chain(int via_fp_mid)
+{
+	volatile long r = 0;
+
+	g_via_fp_mid = via_fp_mid;
+	g_out.n = 0;
+	if (!setjmp(g_jmp)) {
+		r = aw_big_frame(RECURSE_LEVELS, 1);
+		printf("# the chain returned %ld: no capture\n", (long)r);
+	}
+	g_via_fp_mid = 0;
+}
+
+int main(void)
+{
+	struct uw_span exidx, extab;
+	struct uw_ehabi_entry e;
+	volatile int fails = 0;
+	int err;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n1..3\n");
+
+	dl_iterate_phdr(phdr_cb, NULL);
+	if (load_elf()) {
+		printf("Bail out! cannot read the ELF file /proc/self/exe\n");
+		return 1;
+	}
+	/* Three independent views of the index must agree. */
+	exidx.data = __exidx_start;
+	exidx.size = (size_t)(__exidx_end - __exidx_start);
+	exidx.addr = (uint64_t)(uintptr_t)__exidx_start;
+	extab.data = (const uint8_t *)(uintptr_t)g_extab_addr;
+	extab.size = g_extab_size;
+	extab.addr = g_extab_addr;
+	err = uw_ehabi_init(&g_eh, &exidx, g_extab_size ? &extab : NULL,
+			    false);
+	printf("# %s: .ARM.exidx [0x%llx, +0x%zx) %u entries, .ARM.extab "
+	       "[0x%llx, +0x%llx), text [0x%llx, 0x%llx)\n", AW_MODE,
+	       (unsigned long long)exidx.addr, exidx.size,
+	       err ? 0 : g_eh.count, (unsigned long long)g_extab_addr,
+	       (unsigned long long)g_extab_size,
+	       (unsigned long long)g_mod.start, (unsigned long long)g_mod.end);
+	if (!err && g_exidx_lo == exidx.addr &&
+	    g_exidx_hi == exidx.addr + exidx.size &&
+	    g_exidx_sec == exidx.addr && g_exidx_sec_size == exidx.size &&
+	    g_extab_size && g_mod.end) {
+		printf("ok %d - %s: tables found (linker symbols, PT_ARM_EXIDX "
+		       "and section headers agree)\n", ++g_testno, AW_MODE);
+	} else {
+		printf("not ok %d - %s: tables found: %s, PT_ARM_EXIDX "
+		       "0x%llx-0x%llx, section 0x%llx+0x%llx\n", ++g_testno,
+		       AW_MODE, uw_strerror(err),
+		       (unsigned long long)g_exidx_lo,
+		       (unsigned long long)g_exidx_hi,
+		       (unsigned long long)g_exidx_sec,
+		       (unsigned long long)g_exidx_sec_size);
+		return 1;
+	}
+	g_mod.ehabi = &g_eh;
+	/* The tool chain's view of fpmid.c: no entry of its own. */
+	if (!uw_ehabi_find(&g_eh, (uint64_t)(uintptr_t)aw_fp_mid & ~1u, &e))
+		printf("# aw_fp_mid: entry %u at 0x%llx, %s\n", e.index,
+		       (unsigned long long)e.fn_start,
+		       e.kind == UW_EHABI_KIND_CANTUNWIND ? "EXIDX_CANTUNWIND" :
+		       "unwind entry");
+	if (!sym_named("aw_leaf") || !sym_named("aw_fp_mid") ||
+	    sym_named("aw_leaf")->start != ((uintptr_t)aw_leaf & ~1u)) {
+		printf("Bail out! symbol table does not match the program\n");
+		return 1;
+	}
+	g_end = aw_noret;
+
+	run_chain(0);
+	fails += !check_walk("ehabi", &g_out, want_ehabi, NWANT(want_ehabi),
+			     false);
+	run_chain(1);
+	fails += !check_walk("fp-mid", &g_out, want_fp_mid,
+			     NWANT(want_fp_mid), true);
+	return fails ? 1 : 0;
+}
