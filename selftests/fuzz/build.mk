@@ -23,6 +23,18 @@ $(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
+# The ARM decoders (EHABI, Chrome) and the ARM walk: no seed corpus.
+FUZZ_ARM_BIN := $(FUZZ_DIR)/fuzz_arm
+
+$(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
+
+$(FUZZ_DIR)/run-arm: selftests/fuzz/build.mk
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh selftests/fuzz/run.sh %s fuzz_arm\n' '$(FUZZ_DIR)' >$@
+	chmod +x $@
+
 $(FUZZ_DIR)/mkseed: selftests/fuzz/mkseed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
@@ -40,5 +52,6 @@ $(FUZZ_DIR)/run: selftests/fuzz/build.mk
 
 ifeq ($(SAN),)
 ALL_TARGETS += $(FUZZ_BIN) $(FUZZ_CORPUS) $(FUZZ_DIR)/run
-TESTS += $(FUZZ_DIR)/run
+ALL_TARGETS += $(FUZZ_ARM_BIN) $(FUZZ_DIR)/run-arm
+TESTS += $(FUZZ_DIR)/run $(FUZZ_DIR)/run-arm
 endif

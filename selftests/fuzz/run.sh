@@ -7,22 +7,30 @@
 # or failed property is a failure; the reproducer is printed in hex with
 # the command that replays it.
 #
-# Usage: run.sh FUZZDIR   (holds fuzz_sframe and corpus/, from make)
+# Usage: run.sh FUZZDIR [TARGET]   (FUZZDIR holds the targets and, for
+# fuzz_sframe, corpus/, from make; a target without a corpus starts from
+# nothing and fuzzes for FUZZ_TIME_NOSEED (20) seconds)
 set -u
 
 dir=${1:-build/selftests/fuzz}
-bin=$dir/fuzz_sframe
+name=${2:-fuzz_sframe}
+bin=$dir/$name
 time=${FUZZ_TIME:-30}
-work=$dir/work
-art=$dir/artifacts/
-log=$dir/fuzz.log
+work=$dir/work-$name
+art=$dir/artifacts-$name/
+log=$dir/$name.log
+corpus=$dir/corpus
+if [ "$name" != fuzz_sframe ]; then
+	corpus=
+	time=${FUZZ_TIME_NOSEED:-20}
+fi
 
 echo "TAP version 13"
 echo "1..2"
 
-if [ ! -x "$bin" ] || [ ! -d "$dir/corpus" ]; then
-	echo "not ok 1 - fuzz_sframe replays the seed corpus # $bin or corpus missing (make build-all)"
-	echo "not ok 2 - fuzz_sframe ${time}s without findings # not built"
+if [ ! -x "$bin" ] || { [ -n "$corpus" ] && [ ! -d "$corpus" ]; }; then
+	echo "not ok 1 - $name replays the seed corpus # $bin or corpus missing (make build-all)"
+	echo "not ok 2 - $name ${time}s without findings # not built"
 	exit 0
 fi
 
@@ -45,17 +53,23 @@ report() {
 
 rm -rf "$work" "$art"
 mkdir -p "$work" "$art"
-cp "$dir"/corpus/* "$work"/
+if [ -n "$corpus" ]; then
+	cp "$corpus"/* "$work"/
+else
+	# Without a corpus: one empty and one all-zero input to start from.
+	: >"$work/empty"
+	head -c 64 /dev/zero >"$work/zeros"
+fi
 nseeds=$(ls "$work" | wc -l)
 
 # 1: each seed once
 # shellcheck disable=SC2046
 if "$bin" -artifact_prefix="$art" $(ls "$work"/* | sort) >"$log" 2>&1 &&
 	[ "$nseeds" -gt 0 ]; then
-	echo "ok 1 - fuzz_sframe replays $nseeds seeds cleanly"
+	echo "ok 1 - $name replays $nseeds seeds cleanly"
 else
 	report
-	echo "not ok 1 - fuzz_sframe replays $nseeds seeds cleanly"
+	echo "not ok 1 - $name replays $nseeds seeds cleanly"
 fi
 
 # 2: fuzz
@@ -66,8 +80,8 @@ if "$bin" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
 	"$work" >"$log" 2>&1 && [ -z "$(ls "$art")" ]; then
 	grep -E '^stat::(number_of_executed_units|new_units_added)|cov:' "$log" |
 		tail -3 | sed 's/^/# /'
-	echo "ok 2 - fuzz_sframe ${time}s from $nseeds seeds without findings"
+	echo "ok 2 - $name ${time}s from $nseeds seeds without findings"
 else
 	report
-	echo "not ok 2 - fuzz_sframe ${time}s from $nseeds seeds without findings"
+	echo "not ok 2 - $name ${time}s from $nseeds seeds without findings"
 fi
