@@ -4,6 +4,7 @@
  *
  *   uwind dump FILE | --sframe RAW --vaddr ADDR
  *   uwind lookup FILE ADDR... | --sframe RAW --vaddr ADDR ADDR...
+ *     (a 32-bit ARM FILE: its .ARM.exidx/.ARM.extab, see ehabi_print.c)
  *   uwind stack --core CORE [--exe FILE] | -p PID
  */
 #include <stdio.h>
@@ -31,9 +32,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "dump"))
-		return cmd_dump(argc - 1, argv + 1);
+		return ehabi_wanted(argc - 1, argv + 1) ?
+		       cmd_ehabi_dump(argc - 1, argv + 1) :
+		       cmd_dump(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "lookup"))
-		return cmd_lookup(argc - 1, argv + 1);
+		return ehabi_wanted(argc - 1, argv + 1) ?
+		       cmd_ehabi_lookup(argc - 1, argv + 1) :
+		       cmd_lookup(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stack"))
 		return cmd_stack(argc - 1, argv + 1);
 	fprintf(stderr, "uwind: unknown command '%s'\n", argv[1]);

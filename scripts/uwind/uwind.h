@@ -29,6 +29,10 @@ void tool_print_cfa(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r
 void tool_print_rule(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 
 int cmd_dump(int argc, char **argv);
+/* ARM ELF files: EHABI dump and lookup (ehabi_print.c). */
+bool ehabi_wanted(int argc, char **argv);
+int cmd_ehabi_dump(int argc, char **argv);
+int cmd_ehabi_lookup(int argc, char **argv);
 int cmd_lookup(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 
