@@ -447,7 +447,8 @@ int uw_arm_exec(struct vrs *v, const struct uw_walk_cfg *cfg)
 		if (ret)
 			return ret;
 		/* Chrome's checks, made after every instruction. */
-		if (v->chrome && ((v->vsp & 3) || v->vsp < sp0))
+		if (v->chrome && ((v->vsp & 3) || v->vsp < sp0 ||
+				  (cfg->stack_hi && v->vsp > cfg->stack_hi)))
 			return UW_ESTACK;
 	}
 	if (!v->pc_set) {

@@ -6,6 +6,8 @@
  *   uwind lookup FILE ADDR... | --sframe RAW --vaddr ADDR ADDR...
  *     (a 32-bit ARM FILE: its .ARM.exidx/.ARM.extab, see ehabi_print.c)
  *   uwind stack --core CORE [--exe FILE] | -p PID
+ *   uwind dump|lookup --chrome TABLE --text ADDR [ADDR...] (chrome_print.c)
+ *   uwind convert --breakpad ELF | --chrome SYM -o TABLE (convert.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +20,11 @@ static void usage(FILE *f)
 	      "       uwind lookup FILE ADDR...\n"
 	      "       uwind lookup --sframe RAW --vaddr ADDR ADDR...\n"
 	      "       uwind stack --core CORE [--exe FILE]\n"
-	      "       uwind stack -p PID\n", f);
+	      "       uwind stack -p PID\n"
+	      "       uwind dump --chrome TABLE --text ADDR\n"
+	      "       uwind lookup --chrome TABLE --text ADDR [--thumb] ADDR...\n"
+	      "       uwind convert --breakpad ELF\n"
+	      "       uwind convert --chrome SYM -o TABLE [--text ADDR]\n", f);
 }
 
 int main(int argc, char **argv)
@@ -31,6 +37,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "convert"))
+		return cmd_convert(argc - 1, argv + 1);
+	if (chrome_wanted(argc - 1, argv + 1) && !strcmp(argv[1], "dump"))
+		return cmd_chrome_dump(argc - 1, argv + 1);
+	if (chrome_wanted(argc - 1, argv + 1) && !strcmp(argv[1], "lookup"))
+		return cmd_chrome_lookup(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))
 		return ehabi_wanted(argc - 1, argv + 1) ?
 		       cmd_ehabi_dump(argc - 1, argv + 1) :

@@ -34,6 +34,11 @@ bool ehabi_wanted(int argc, char **argv);
 int cmd_ehabi_dump(int argc, char **argv);
 int cmd_ehabi_lookup(int argc, char **argv);
 int cmd_lookup(int argc, char **argv);
+/* Chrome's ARM unwind tables (chrome_print.c) and conversions (convert.c). */
+bool chrome_wanted(int argc, char **argv);
+int cmd_chrome_dump(int argc, char **argv);
+int cmd_chrome_lookup(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 
 /* Common option parsing for --sframe RAW --vaddr ADDR or FILE. */

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Chrome's ARM unwind tables: `uwind dump --chrome TABLE --text ADDR`
+ * and `uwind lookup --chrome TABLE --text ADDR [--thumb] ADDR...`.
+ *
+ * dump prints the header, the pages, and every function entry with its
+ * (offset, instruction index) list and each instruction sequence decoded.
+ * lookup prints the line every lookup prints, "ADDR cfa=RULE ra=RULE
+ * fp=RULE": the sequence for ADDR runs through the core on a synthetic
+ * frame where sp and every register hold distinct values and each stack
+ * slot holds its own address, so the results say where the CFA, the
+ * return address and the frame pointer (r11, or r7 for Thumb code: an
+ * odd ADDR or --thumb) came from.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "uwind.h"
+
+#define SYN_SP		0x10000000u
+#define SYN_REG(n)	(0x20000000u + ((uint32_t)(n) << 24))	/* r0-r14 */
+#define SYN_NEAR	0x800000
+
+struct ctab {
+	struct tool_table t;
+	struct uw_chrome ct;
+	const char *path;
+	uint64_t text;
+	bool thumb;
+	int first;		/* first address argument */
+};
+
+bool chrome_wanted(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--chrome"))
+			return true;
+	return false;
+}
+
+static int open_ctab(int argc, char **argv, struct ctab *c)
+{
+	const char *text = NULL;
+	int i, err;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--chrome") && i + 1 < argc)
+			c->path = argv[++i];
+		else if (!strcmp(argv[i], "--text") && i + 1 < argc)
+			text = argv[++i];
+		else if (!strcmp(argv[i], "--thumb"))
+			c->thumb = true;
+		else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			fprintf(stderr, "uwind: unknown option %s\n", argv[i]);
+			return -1;
+		} else
+			break;
+	}
+	c->first = i;
+	if (!c->path) {
+		fprintf(stderr, "uwind: --chrome needs a TABLE\n");
+		return -1;
+	}
+	if (text && parse_u64(text, &c->text)) {
+		fprintf(stderr, "uwind: bad --text '%s'\n", text);
+		return -1;
+	}
+	if (tool_load_raw(c->path, c->text, &c->t))
+		return -1;
+	err = uw_chrome_init(&c->ct, &c->t.span, c->text, false);
+	if (err) {
+		fprintf(stderr, "uwind: %s: bad Chrome unwind table: %s\n",
+			c->path, uw_strerror(err));
+		tool_table_free(&c->t);
+		return -1;
+	}
+	return 0;
+}
+
+static uint32_t rd32(const struct ctab *c, uint64_t off)
+{
+	const uint8_t *p = c->t.span.data + off;
+
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t rd16(const struct ctab *c, uint64_t off)
+{
+	const uint8_t *p = c->t.span.data + off;
+
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* A uleb128 in the function offset table; -1 if cut short or too long. */
+static int fot_uleb(const struct ctab *c, uint32_t *pos, uint32_t *v)
+{
+	uint64_t x = 0;
+	unsigned int shift = 0;
+	uint8_t b;
+
+	do {
+		if (*pos >= c->ct.fot_size || shift > 28)
+			return -1;
+		b = c->t.span.data[c->ct.fot_off + *pos];
+		(*pos)++;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (x > 0xffffffffu)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static void pop_list(char *buf, size_t len, uint32_t mask)
+{
+	size_t used;
+	unsigned int r;
+
+	snprintf(buf, len, "pop {");
+	for (r = 0; r < 16; r++) {
+		if (!(mask & (1u << r)))
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%sr%u",
+			 buf[used - 1] == '{' ? "" : ", ", r);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "}");
+}
+
+/*
+ * Decode one instruction at insn[*pos]: its text, and *pos past it.
+ * Returns 1 after finish or refuse, -1 when the table ends inside it, else 0.
+ */
+static int describe(const uint8_t *insn, uint32_t size, uint32_t *pos,
+		    char *buf, size_t len)
+{
+	uint8_t op = insn[(*pos)++], b;
+	uint64_t val = 0;
+	unsigned int i;
+
+	if (op < 0x80) {
+		snprintf(buf, len, "vsp = vsp %c %u", op < 0x40 ? '+' : '-',
+			 ((op & 0x3f) << 2) + 4);
+		return 0;
+	}
+	if (op < 0x90) {
+		if (*pos >= size)
+			return -1;
+		b = insn[(*pos)++];
+		if (op == 0x80 && b == 0) {
+			snprintf(buf, len, "refuse to unwind");
+			return 1;	/* the sequence ends here */
+		}
+			pop_list(buf, len, ((op & 0xfu) << 8 | b) << 4);
+		return 0;
+	}
+	if (op < 0xa0) {
+		if (op == 0x9d || op == 0x9f)
+			snprintf(buf, len, "[reserved]");
+		else
+			snprintf(buf, len, "vsp = r%u", op & 0xf);
+		return 0;
+	}
+	if (op < 0xb0) {
+		pop_list(buf, len, ((1u << ((op & 7) + 1)) - 1) << 4 |
+			 (op & 8 ? 1u << 14 : 0));
+		return 0;
+	}
+	if (op == 0xb0) {
+		snprintf(buf, len, "finish");
+		return 1;
+	}
+	if (op == 0xb2) {
+		for (i = 0;; i++) {
+			if (*pos >= size)
+				return -1;
+			b = insn[(*pos)++];
+			if (i < 5)
+				val |= (uint64_t)(b & 0x7f) << (7 * i);
+			if (!(b & 0x80))
+				break;
+		}
+		if (i >= 5)
+			snprintf(buf, len, "[uleb128 too long]");
+		else
+			snprintf(buf, len, "vsp = vsp + %llu",
+				 (unsigned long long)(0x204 + (val << 2)));
+		return 0;
+	}
+	snprintf(buf, len, "[not in Chrome's subset]");
+	return 0;
+}
+
+static void print_sequence(const struct ctab *c, uint32_t at)
+{
+	const uint8_t *insn = c->t.span.data + c->ct.insn_off;
+	uint32_t pos = at, start, i;
+	char text[96], bytes[48];
+	int r = 0;
+
+	while (r == 0) {
+		if (pos >= c->ct.insn_size) {
+			printf("        [no finish before the table's end]\n");
+			return;
+		}
+		start = pos;
+		r = describe(insn, c->ct.insn_size, &pos, text, sizeof(text));
+		if (r < 0) {
+			printf("        [truncated instruction]\n");
+			return;
+		}
+		bytes[0] = '\0';
+		for (i = start; i < pos && i < start + 8; i++)
+			snprintf(bytes + strlen(bytes),
+				 sizeof(bytes) - strlen(bytes), "%s0x%02x",
+				 i > start ? " " : "", insn[i]);
+		printf("        %-14s %s\n", bytes, text);
+	}
+}
+
+static int dump_fn(const struct ctab *c, uint32_t i, uint32_t page)
+{
+	uint64_t fn_off = c->ct.fn_off + 4 * (uint64_t)i;
+	uint16_t pio = rd16(c, fn_off), fot = rd16(c, fn_off + 2);
+	uint64_t hw = ((uint64_t)page << 16) + pio;
+	uint32_t pos = fot, off, idx;
+	unsigned int guard = 0;
+
+	printf("    [%u] 0x%llx (page %u +0x%x): offsets @%u\n", i,
+	       (unsigned long long)(c->text + 2 * hw), page, 2u * pio, fot);
+	do {
+		if (fot_uleb(c, &pos, &off) || fot_uleb(c, &pos, &idx)) {
+			printf("      [offset list runs out of its table]\n");
+			return 1;
+		}
+		printf("      +0x%llx (+%u halfwords): instructions @%u\n",
+		       2ull * off, off, idx);
+		if (idx >= c->ct.insn_size) {
+			printf("        [index outside the instruction table]\n");
+			return 1;
+		}
+		print_sequence(c, idx);
+	} while (off && ++guard < c->ct.fot_size);
+	return 0;
+}
+
+int cmd_chrome_dump(int argc, char **argv)
+{
+	struct ctab c;
+	uint32_t p, lo, hi, i;
+	int ret = 0;
+
+	if (open_ctab(argc, argv, &c))
+		return 1;
+	if (c.first != argc) {
+		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
+			argv[c.first]);
+		tool_table_free(&c.t);
+		return 2;
+	}
+	printf("Chrome unwind table %s: %zu bytes, text at 0x%llx\n", c.path,
+	       c.t.span.size, (unsigned long long)c.text);
+	printf("  Header:\n");
+	printf("    page table:            offset 0x%x, %u entries\n",
+	       c.ct.page_off, c.ct.pages);
+	printf("    function table:        offset 0x%x, %u entries\n",
+	       c.ct.fn_off, c.ct.fns);
+	printf("    function offset table: offset 0x%x, %u bytes\n",
+	       c.ct.fot_off, c.ct.fot_size);
+	printf("    instruction table:     offset 0x%x, %u bytes\n",
+	       c.ct.insn_off, c.ct.insn_size);
+	printf("\n  Pages:\n");
+	for (p = 0; p < c.ct.pages; p++) {
+		lo = rd32(&c, c.ct.page_off + 4 * (uint64_t)p);
+		hi = p + 1 < c.ct.pages ?
+		     rd32(&c, c.ct.page_off + 4 * (uint64_t)(p + 1)) : c.ct.fns;
+		printf("    page %u: 0x%llx-0x%llx, ", p,
+		       (unsigned long long)(c.text + ((uint64_t)p << 17)),
+		       (unsigned long long)(c.text + ((uint64_t)(p + 1) << 17)));
+		if (lo == hi)
+			printf("empty\n");
+		else
+			printf("functions %u-%u\n", lo, hi - 1);
+	}
+	printf("\n  Functions:\n");
+	for (p = 0; p < c.ct.pages; p++) {
+		lo = rd32(&c, c.ct.page_off + 4 * (uint64_t)p);
+		hi = p + 1 < c.ct.pages ?
+		     rd32(&c, c.ct.page_off + 4 * (uint64_t)(p + 1)) : c.ct.fns;
+		for (i = lo; i < hi; i++)
+			ret |= dump_fn(&c, i, p);
+	}
+	tool_table_free(&c.t);
+	return ret;
+}
+
+/* Memory of the synthetic frame: every word holds its own address. */
+static int syn_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	uint8_t *p = dst;
+
+	(void)ctx;
+	if (len != 4)
+		return -1;
+	p[0] = (uint8_t)addr;
+	p[1] = (uint8_t)(addr >> 8);
+	p[2] = (uint8_t)(addr >> 16);
+	p[3] = (uint8_t)(addr >> 24);
+	return 0;
+}
+
+static bool near(uint32_t v, uint32_t base, int32_t *off)
+{
+	int64_t d = (int64_t)v - base;
+
+	if (d <= -SYN_NEAR || d >= SYN_NEAR)
+		return false;
+	*off = (int32_t)d;
+	return true;
+}
+
+/* The CFA as base+offset. */
+static void print_cfa(uint32_t v)
+{
+	unsigned int n;
+	int32_t off;
+
+	if (near(v, SYN_SP, &off)) {
+		printf("sp%+d", off);
+		return;
+	}
+	for (n = 0; n <= 14; n++) {
+		if (n != 13 && near(v, SYN_REG(n), &off)) {
+			printf("r%u%+d", n, off);
+			return;
+		}
+	}
+	printf("0x%x", v);
+}
+
+/* A register's rule: unchanged (self), another register, or saved at CFA+N. */
+static void print_rule(uint32_t cfa, uint32_t v, unsigned int self,
+		       const char *self_name)
+{
+	unsigned int n;
+	int32_t off;
+
+	for (n = 0; n <= 14; n++) {
+		if (n != 13 && v == SYN_REG(n)) {
+			if (n == self)
+				printf("%s", self_name);
+			else if (n == 14)
+				printf("lr");
+			else
+				printf("r%u", n);
+			return;
+		}
+	}
+	/* Read from the stack: the value is the slot's address. */
+	if (near(v, cfa, &off)) {
+		printf("c%+d", off);
+		return;
+	}
+	printf("0x%x", v);
+}
+
+static int lookup_one(const struct ctab *c, uint64_t addr)
+{
+	struct uw_chrome_loc loc;
+	struct uw_walk_cfg cfg;
+	struct uw_regs r;
+	unsigned int n, fp = (c->thumb || (addr & 1)) ? 7 : 11;
+	int err;
+
+	printf("0x%llx", (unsigned long long)addr);
+	err = uw_chrome_find(&c->ct, addr, &loc);
+	if (err == UW_ENOENT) {
+		printf(" none\n");
+		return 0;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.arch = UW_ARCH_ARM;
+	cfg.mem.read = syn_read;
+	memset(&r, 0, sizeof(r));
+	for (n = 0; n <= 14; n++)
+		uw_reg_set(&r, n, n == 13 ? SYN_SP : SYN_REG(n));
+	uw_reg_set(&r, 15, addr);
+	err = err ? err : uw_chrome_exec(&c->ct, &loc, &cfg, &r);
+	if (err == UW_EREFUSE) {
+		printf(" refuse\n");
+		return 0;
+	}
+	if (err) {
+		printf(" error %s\n", uw_strerror(err));
+		return 1;
+	}
+	printf(" cfa=");
+	print_cfa((uint32_t)r.r[13]);
+	printf(" ra=");
+	print_rule((uint32_t)r.r[13], (uint32_t)r.r[15], 14, "lr");
+	printf(" fp=");
+	print_rule((uint32_t)r.r[13], (uint32_t)r.r[fp], fp, "u");
+	printf("\n");
+	return 0;
+}
+
+int cmd_chrome_lookup(int argc, char **argv)
+{
+	struct ctab c;
+	uint64_t addr;
+	int i, ret = 0;
+
+	if (open_ctab(argc, argv, &c))
+		return 1;
+	if (c.first == argc) {
+		fprintf(stderr, "uwind: lookup: no address\n");
+		tool_table_free(&c.t);
+		return 2;
+	}
+	for (i = c.first; i < argc; i++) {
+		if (parse_u64(argv[i], &addr) || addr > 0xffffffffu) {
+			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
+				argv[i]);
+			ret = 2;
+			continue;
+		}
+		ret |= lookup_one(&c, addr);
+	}
+	tool_table_free(&c.t);
+	return ret;
+}

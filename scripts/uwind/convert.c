@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * uwind convert:
+ *
+ *   --breakpad ELF     DWARF CFI (.debug_frame, else .eh_frame), read with
+ *                      elfutils' libdw, as Breakpad STACK CFI text
+ *   --chrome SYM -o TABLE [--text ADDR]
+ *                      ARM STACK CFI records to a Chrome unwind table
+ *
+ * The Breakpad text follows dump_syms: a MODULE line, then per FDE a
+ * "STACK CFI INIT addr size" record with the rules at the function's
+ * start (.cfa, .ra - the return address register's own name when the CFI
+ * gives no rule - and every register with a rule) and a "STACK CFI addr"
+ * record wherever rules change, listing the changed ones.  Addresses are
+ * relative to the first PT_LOAD segment's address, rules are postfix
+ * ("sp 16 +", ".cfa -4 + ^"), names sorted as std::map sorts them.
+ * Like dump_syms, "undefined" rules and DWARF expressions are not
+ * written; a register whose rule ends (DW_CFA_restore to nothing) is
+ * written as its own name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include "uwind.h"
+#include "chrome_gen.h"
+
+#define MAX_RULE	96
+
+struct conv {
+	Elf *elf;
+	GElf_Ehdr eh;
+	Dwarf *dw;
+	Dwarf_CFI *cfi;
+	int eh_frame;		/* reading .eh_frame, else .debug_frame */
+	Elf_Data *data;		/* the CFI section's bytes */
+	uint64_t sec_addr;
+	uint64_t load;		/* first PT_LOAD address */
+	const char *path;
+	unsigned long skipped;
+};
+
+/* Breakpad's register names (DwarfCFIToModule::RegisterNames). */
+static const char *const arm_names[16] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+	"r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc",
+};
+
+static const char *const x86_64_names[33] = {
+	"$rax", "$rdx", "$rcx", "$rbx", "$rsi", "$rdi", "$rbp", "$rsp",
+	"$r8", "$r9", "$r10", "$r11", "$r12", "$r13", "$r14", "$r15",
+	"$rip", "$xmm0", "$xmm1", "$xmm2", "$xmm3", "$xmm4", "$xmm5",
+	"$xmm6", "$xmm7", "$xmm8", "$xmm9", "$xmm10", "$xmm11", "$xmm12",
+	"$xmm13", "$xmm14", "$xmm15",
+};
+
+static const char *const x86_names[9] = {
+	"$eax", "$ecx", "$edx", "$ebx", "$esp", "$ebp", "$esi", "$edi", "$eip",
+};
+
+static const char *arch_module_name(int machine)
+{
+	switch (machine) {
+	case EM_ARM: return "arm";
+	case EM_AARCH64: return "arm64";
+	case EM_X86_64: return "x86_64";
+	case EM_386: return "x86";
+	case EM_PPC: return "ppc";
+	case EM_PPC64: return "ppc64";
+	case EM_S390: return "s390x";
+	case EM_RISCV: return "riscv";
+	default: return "unknown";
+	}
+}
+
+/* The stack pointer's DWARF number, or -1. */
+static int sp_reg(int machine)
+{
+	switch (machine) {
+	case EM_ARM: return 13;
+	case EM_AARCH64: return 31;
+	case EM_X86_64: return 7;
+	case EM_386: return 4;
+	default: return -1;
+	}
+}
+
+static const char *reg_name(int machine, unsigned int r, char *buf, size_t len)
+{
+	switch (machine) {
+	case EM_ARM:
+		if (r < 16)
+			return arm_names[r];
+		if (r >= 64 && r <= 95) {	/* legacy VFP numbering */
+			snprintf(buf, len, "s%u", r - 64);
+			return buf;
+		}
+		break;
+	case EM_AARCH64:
+		if (r <= 30) {
+			snprintf(buf, len, "x%u", r);
+			return buf;
+		}
+		if (r == 31)
+			return "sp";
+		if (r == 32)
+			return "pc";
+		if (r >= 64 && r <= 95) {
+			snprintf(buf, len, "v%u", r - 64);
+			return buf;
+		}
+		break;
+	case EM_X86_64:
+		if (r < 33)
+			return x86_64_names[r];
+		break;
+	case EM_386:
+		if (r < 9)
+			return x86_names[r];
+		break;
+	}
+	snprintf(buf, len, "unnamed_register%u", r);
+	return buf;
+}
+
+/* The registers worth asking libdw about. */
+static unsigned int reg_list(int machine, unsigned int *regs)
+{
+	unsigned int n = 0, r;
+
+	switch (machine) {
+	case EM_ARM:
+		/* Not pc: libdw's ARM defaults give it lr's value. */
+		for (r = 0; r < 15; r++)
+			regs[n++] = r;
+		for (r = 64; r < 96; r++)	/* VFP s0-s31 (GCC) */
+			regs[n++] = r;
+		for (r = 256; r < 288; r++)	/* VFP d0-d31 */
+			regs[n++] = r;
+		break;
+	case EM_AARCH64:
+		for (r = 0; r <= 31; r++)
+			regs[n++] = r;
+		for (r = 64; r < 96; r++)
+			regs[n++] = r;
+		break;
+	case EM_X86_64:
+		for (r = 0; r < 33; r++)
+			regs[n++] = r;
+		break;
+	case EM_386:
+		for (r = 0; r < 9; r++)
+			regs[n++] = r;
+		break;
+	default:
+		for (r = 0; r < 64; r++)
+			regs[n++] = r;
+		break;
+	}
+	return n;
+}
+
+#define MAX_REGS	128
+
+/* One row's rules: index 0 .cfa, 1 .ra, 2.. the registers of reg_list. */
+struct rules {
+	char v[MAX_REGS + 2][MAX_RULE];	/* "" = no rule */
+};
+
+static void cfa_rule(struct conv *c, Dwarf_Frame *fr, char *out)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	char buf[32];
+
+	out[0] = '\0';
+	if (dwarf_frame_cfa(fr, &ops, &nops) || nops != 1 ||
+	    ops[0].atom != DW_OP_bregx)
+		return;		/* an expression: dump_syms writes none */
+	snprintf(out, MAX_RULE, "%s %" PRId64 " +",
+		 reg_name(c->eh.e_machine, (unsigned int)ops[0].number, buf,
+			  sizeof(buf)),
+		 (int64_t)ops[0].number2);
+}
+
+static void reg_rule(struct conv *c, Dwarf_Frame *fr, unsigned int r,
+		     char *out)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0, i = 1;
+	int64_t off = 0;
+	int value = 0;
+	char buf[32];
+
+	out[0] = '\0';
+	if (dwarf_frame_register(fr, (int)r, mem, &ops, &nops) || !nops)
+		return;		/* same value or undefined: no rule */
+	if (ops[0].atom == DW_OP_regx && nops == 1) {
+		snprintf(out, MAX_RULE, "%s",
+			 reg_name(c->eh.e_machine, (unsigned int)ops[0].number,
+				  buf, sizeof(buf)));
+		return;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return;		/* an expression */
+	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
+		off = (int64_t)ops[i++].number;
+	if (i < nops && ops[i].atom == DW_OP_stack_value) {
+		value = 1;
+		i++;
+	}
+	if (i != nops)
+		return;
+	/* The stack pointer is the CFA unless said otherwise: implicit. */
+	if (value && off == 0 && (int)r == sp_reg(c->eh.e_machine))
+		return;
+	snprintf(out, MAX_RULE, ".cfa %" PRId64 " +%s", off, value ? "" : " ^");
+}
+
+struct kv {
+	const char *k, *v;
+};
+
+static int kv_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->k, ((const struct kv *)b)->k);
+}
+
+/* Print the rules of row cur that differ from prev (all of them if !prev). */
+static void print_rules(struct conv *c, unsigned int nregs, unsigned int ra,
+			const struct rules *prev, const struct rules *cur,
+			char names[][32], FILE *out)
+{
+	struct kv kv[MAX_REGS + 2];
+	unsigned int i, n = 0;
+	char rabuf[32];
+	const char *ra_default = reg_name(c->eh.e_machine, ra, rabuf,
+					  sizeof(rabuf));
+
+	for (i = 0; i < nregs + 2; i++) {
+		const char *v = cur->v[i];
+
+		if (i == 1 && !v[0])
+			v = ra_default;		/* the RA register itself */
+		if (prev) {
+			const char *pv = prev->v[i];
+
+			if (i == 1 && !pv[0])
+				pv = ra_default;
+			if (!strcmp(v, pv))
+				continue;
+			if (!v[0] && i == 0)
+				continue;	/* CFA became an expression */
+			if (!v[0])
+				v = names[i];	/* back to "same value" */
+		}
+		if (!v[0])
+			continue;
+		kv[n].k = names[i];
+		kv[n].v = v;
+		n++;
+	}
+	qsort(kv, n, sizeof(kv[0]), kv_cmp);
+	for (i = 0; i < n; i++)
+		fprintf(out, " %s: %s", kv[i].k, kv[i].v);
+}
+
+struct fde {
+	uint64_t start, len;
+};
+
+/* Read an encoded pointer (DW_EH_PE_*) at p; 0 ok, -1 unsupported. */
+static int read_encoded(struct conv *c, uint8_t enc, const uint8_t **pp,
+			const uint8_t *end, uint64_t *val, int addr_size)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0, field = c->sec_addr + (uint64_t)(p - (const uint8_t *)
+							c->data->d_buf);
+	int be = c->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	unsigned int size = 0, i, shift = 0;
+	int sign = 0;
+
+	if (enc == DW_EH_PE_omit)
+		return -1;
+	switch (enc & 0x0f) {
+	case DW_EH_PE_absptr: size = (unsigned int)addr_size; break;
+	case DW_EH_PE_udata2: size = 2; break;
+	case DW_EH_PE_udata4: size = 4; break;
+	case DW_EH_PE_udata8: size = 8; break;
+	case DW_EH_PE_sdata2: size = 2; sign = 1; break;
+	case DW_EH_PE_sdata4: size = 4; sign = 1; break;
+	case DW_EH_PE_sdata8: size = 8; sign = 1; break;
+	case DW_EH_PE_uleb128:
+	case DW_EH_PE_sleb128:
+		do {
+			if (p >= end || shift > 63)
+				return -1;
+			v |= (uint64_t)(*p & 0x7f) << shift;
+			shift += 7;
+		} while (*p++ & 0x80);
+		if ((enc & 0x0f) == DW_EH_PE_sleb128 && shift < 64 &&
+		    (p[-1] & 0x40))
+			v |= ~(uint64_t)0 << shift;
+		break;
+	default:
+		return -1;
+	}
+	if (size) {
+		if ((size_t)(end - p) < size)
+			return -1;
+		for (i = 0; i < size; i++)
+			v |= (uint64_t)p[i] << (8 * (be ? size - 1 - i : i));
+		if (sign && size < 8 && (v >> (8 * size - 1)) & 1)
+			v |= ~(uint64_t)0 << (8 * size);
+		p += size;
+	}
+	switch (enc & 0x70) {
+	case 0:
+		break;
+	case DW_EH_PE_pcrel:
+		v += field;
+		break;
+	default:
+		return -1;	/* textrel/datarel/funcrel: not in ELF CFI */
+	}
+	if (addr_size == 4)
+		v &= 0xffffffffu;
+	*pp = p;
+	*val = v;
+	return 0;
+}
+
+/* The FDE pointer encoding of an .eh_frame CIE ('R' augmentation). */
+static uint8_t cie_fde_encoding(const Dwarf_CIE *cie)
+{
+	const char *a = cie->augmentation;
+	const uint8_t *d = cie->augmentation_data;
+	const uint8_t *end = d ? d + cie->augmentation_data_size : NULL;
+	uint8_t enc = DW_EH_PE_absptr, penc;
+
+	if (!a || a[0] != 'z' || !d)
+		return enc;
+	for (a++; *a; a++) {
+		if (d >= end)
+			break;
+		switch (*a) {
+		case 'R':
+			enc = *d++;
+			break;
+		case 'L':
+			d++;
+			break;
+		case 'P':
+			penc = *d++;
+			/* Skip the personality pointer: size from its encoding. */
+			switch (penc & 0x0f) {
+			case DW_EH_PE_udata2: case DW_EH_PE_sdata2: d += 2; break;
+			case DW_EH_PE_udata4: case DW_EH_PE_sdata4: d += 4; break;
+			case DW_EH_PE_udata8: case DW_EH_PE_sdata8: d += 8; break;
+			case DW_EH_PE_absptr: d += 8; break;	/* not seen */
+			default:
+				while (d < end && (*d++ & 0x80))
+					;
+			}
+			break;
+		default:
+			break;		/* 'S', 'B': no data */
+		}
+	}
+	return enc;
+}
+
+struct cie_enc {
+	Dwarf_Off off;
+	uint8_t enc;
+	uint8_t addr_size;
+};
+
+/* The FDEs of the section: start and length. */
+static int list_fdes(struct conv *c, struct fde **out, size_t *nout)
+{
+	struct cie_enc *cies = NULL;
+	size_t ncie = 0, capcie = 0, n = 0, cap = 0, i;
+	Dwarf_Off off = 0, next;
+	Dwarf_CFI_Entry e;
+	struct fde *f = NULL;
+	int addr_size = c->eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	void *p;
+	int r;
+
+	for (;;) {
+		r = dwarf_next_cfi(c->eh.e_ident, c->data, c->eh_frame, off,
+				   &next, &e);
+		if (r > 0)
+			break;
+		if (r < 0) {
+			if (next == (Dwarf_Off)-1 || next <= off)
+				break;
+			off = next;
+			continue;
+		}
+		if (dwarf_cfi_cie_p(&e)) {
+			if (ncie == capcie) {
+				capcie = capcie ? 2 * capcie : 16;
+				p = realloc(cies, capcie * sizeof(*cies));
+				if (!p)
+					goto nomem;
+				cies = p;
+			}
+			cies[ncie].off = off;
+			cies[ncie].enc = c->eh_frame ?
+				cie_fde_encoding(&e.cie) : DW_EH_PE_absptr;
+			cies[ncie].addr_size = (uint8_t)addr_size;
+			ncie++;
+		} else {
+			const uint8_t *q = e.fde.start;
+			uint8_t enc = DW_EH_PE_absptr;
+			uint64_t start, len;
+
+			for (i = 0; i < ncie; i++)
+				if (cies[i].off == e.fde.CIE_pointer)
+					enc = cies[i].enc;
+			if (read_encoded(c, enc, &q, e.fde.end, &start,
+					 addr_size) ||
+			    read_encoded(c, enc & 0x0f, &q, e.fde.end, &len,
+					 addr_size)) {
+				c->skipped++;
+				off = next;
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				p = realloc(f, cap * sizeof(*f));
+				if (!p)
+					goto nomem;
+				f = p;
+			}
+			f[n].start = start;
+			f[n].len = len;
+			n++;
+		}
+		off = next;
+	}
+	free(cies);
+	*out = f;
+	*nout = n;
+	return 0;
+nomem:
+	free(cies);
+	free(f);
+	return -1;
+}
+
+static int fde_cmp(const void *a, const void *b)
+{
+	const struct fde *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Rows of one FDE, as STACK CFI INIT then STACK CFI records. */
+static void write_fde(struct conv *c, const struct fde *f, FILE *out)
+{
+	unsigned int regs[MAX_REGS], nregs, i, ra = 0;
+	char nbuf[32];
+	static char names[MAX_REGS + 2][32];
+	struct rules *prev = NULL, *cur, *tmp;
+	Dwarf_Addr s, e, addr = f->start, end = f->start + f->len;
+	Dwarf_Frame *fr;
+	int first = 1, rc;
+
+	nregs = reg_list(c->eh.e_machine, regs);
+	prev = calloc(1, sizeof(*prev));
+	cur = calloc(1, sizeof(*cur));
+	if (!prev || !cur)
+		goto out;
+	while (addr < end) {
+		if (dwarf_cfi_addrframe(c->cfi, addr, &fr))
+			break;
+		rc = dwarf_frame_info(fr, &s, &e, NULL);
+		if (rc < 0 || e <= addr) {
+			free(fr);
+			break;
+		}
+		ra = (unsigned int)rc;
+		snprintf(names[0], sizeof(names[0]), ".cfa");
+		snprintf(names[1], sizeof(names[1]), ".ra");
+		cfa_rule(c, fr, cur->v[0]);
+		reg_rule(c, fr, ra, cur->v[1]);
+		for (i = 0; i < nregs; i++) {
+			cur->v[i + 2][0] = '\0';
+			if (regs[i] == ra)
+				continue;	/* written as .ra */
+			snprintf(names[i + 2], sizeof(names[i + 2]), "%s",
+				 reg_name(c->eh.e_machine, regs[i], nbuf,
+					  sizeof(nbuf)));
+			reg_rule(c, fr, regs[i], cur->v[i + 2]);
+		}
+		free(fr);
+		if (first) {
+			fprintf(out, "STACK CFI INIT %" PRIx64 " %" PRIx64,
+				f->start - c->load, f->len);
+			print_rules(c, nregs, ra, NULL, cur, names, out);
+			fputc('\n', out);
+			first = 0;
+		} else {
+			char line[4096];
+			FILE *m = fmemopen(line, sizeof(line), "w");
+
+			if (!m)
+				break;
+			print_rules(c, nregs, ra, prev, cur, names, m);
+			fclose(m);
+			if (line[0])
+				fprintf(out, "STACK CFI %" PRIx64 "%s\n",
+					(uint64_t)addr - c->load, line);
+		}
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		addr = e;
+	}
+out:
+	free(prev);
+	free(cur);
+}
+
+static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, shp) || shp->sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, shp->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Breakpad's module id: the build id (else a hash of .text) as a GUID. */
+static void print_module(struct conv *c, FILE *out)
+{
+	uint8_t id[16] = { 0 }, bid[64];
+	size_t bidlen = 0, i;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	const char *base = strrchr(c->path, '/');
+
+	while ((scn = elf_nextscn(c->elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff))) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4)) {
+				bidlen = nh.n_descsz < sizeof(bid) ?
+					 nh.n_descsz : sizeof(bid);
+				memcpy(bid, (char *)d->d_buf + doff, bidlen);
+				break;
+			}
+		}
+		if (bidlen)
+			break;
+	}
+	if (bidlen) {
+		memcpy(id, bid, bidlen < 16 ? bidlen : 16);
+	} else if ((scn = find_scn(c->elf, ".text", &sh))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t n = d ? (d->d_size < 4096 ? d->d_size : 4096) : 0;
+
+		for (i = 0; i < n; i++)
+			id[i % 16] ^= ((uint8_t *)d->d_buf)[i];
+	}
+	fprintf(out, "MODULE Linux %s ", arch_module_name(c->eh.e_machine));
+	fprintf(out, "%02X%02X%02X%02X%02X%02X%02X%02X", id[3], id[2], id[1],
+		id[0], id[5], id[4], id[7], id[6]);
+	for (i = 8; i < 16; i++)
+		fprintf(out, "%02X", id[i]);
+	fprintf(out, "0 %s\n", base ? base + 1 : c->path);
+	if (bidlen) {
+		fprintf(out, "INFO CODE_ID ");
+		for (i = 0; i < bidlen; i++)
+			fprintf(out, "%02x", bid[i]);
+		fputc('\n', out);
+	}
+}
+
+static int open_cfi(struct conv *c)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (!elf_getphdrnum(c->elf, &n)) {
+		for (i = 0; i < n; i++) {
+			if (gelf_getphdr(c->elf, (int)i, &ph) &&
+			    ph.p_type == PT_LOAD) {
+				c->load = ph.p_vaddr;
+				break;
+			}
+		}
+	}
+	scn = find_scn(c->elf, ".debug_frame", &sh);
+	if (scn) {
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			scn = NULL;
+		c->dw = scn ? dwarf_begin_elf(c->elf, DWARF_C_READ, NULL) : NULL;
+		c->cfi = c->dw ? dwarf_getcfi(c->dw) : NULL;
+		if (c->cfi) {
+			c->eh_frame = 0;
+			c->data = elf_getdata(scn, NULL);
+			c->sec_addr = sh.sh_addr;
+			return c->data ? 0 : -1;
+		}
+	}
+	scn = find_scn(c->elf, ".eh_frame", &sh);
+	if (!scn)
+		return -1;
+	c->cfi = dwarf_getcfi_elf(c->elf);
+	if (!c->cfi)
+		return -1;
+	c->eh_frame = 1;
+	c->data = elf_getdata(scn, NULL);
+	c->sec_addr = sh.sh_addr;
+	return c->data ? 0 : -1;
+}
+
+static int to_breakpad(const char *path, FILE *out)
+{
+	struct conv c;
+	struct fde *f = NULL;
+	size_t n = 0, i;
+	int fd, ret = 1;
+
+	memset(&c, 0, sizeof(c));
+	c.path = path;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	c.elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!c.elf || elf_kind(c.elf) != ELF_K_ELF || !gelf_getehdr(c.elf, &c.eh)) {
+		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
+		goto out;
+	}
+	if (open_cfi(&c)) {
+		fprintf(stderr, "uwind: %s: no DWARF CFI (.debug_frame or"
+			" .eh_frame)%s\n", path, c.eh.e_machine == EM_ARM ?
+			"; ARM GCC writes it only with -g" : "");
+		goto out;
+	}
+	if (list_fdes(&c, &f, &n)) {
+		fprintf(stderr, "uwind: out of memory\n");
+		goto out;
+	}
+	qsort(f, n, sizeof(*f), fde_cmp);
+	print_module(&c, out);
+	for (i = 0; i < n; i++) {
+		/* Dead code's FDEs keep address 0 (or -1, -2): skip them. */
+		if (!f[i].len || f[i].start < c.load || !f[i].start ||
+		    f[i].start + f[i].len < f[i].start ||
+		    (c.eh.e_ident[EI_CLASS] != ELFCLASS64 &&
+		     f[i].start >= 0xfffffffeu)) {
+			c.skipped++;
+			continue;
+		}
+		write_fde(&c, &f[i], out);
+	}
+	ret = fflush(out) ? 1 : 0;
+out:
+	free(f);
+	if (c.dw)
+		dwarf_end(c.dw);
+	else if (c.cfi)
+		dwarf_cfi_end(c.cfi);
+	if (c.elf)
+		elf_end(c.elf);
+	close(fd);
+	return ret;
+}
+
+static int to_chrome(const char *sym, const char *outp, const char *text,
+		     int verbose)
+{
+	struct cg_funcs fs;
+	uint64_t text_start = 0;
+	uint8_t *blob = NULL;
+	size_t size = 0;
+	char err[160];
+	FILE *in, *out;
+	int ret = 1;
+
+	if (text && parse_u64(text, &text_start)) {
+		fprintf(stderr, "uwind: convert: bad --text '%s'\n", text);
+		return 2;
+	}
+	in = strcmp(sym, "-") ? fopen(sym, "r") : stdin;
+	if (!in) {
+		fprintf(stderr, "uwind: %s: %s\n", sym, strerror(errno));
+		return 1;
+	}
+	if (cg_parse_sym(in, &fs, verbose ? stderr : NULL)) {
+		fprintf(stderr, "uwind: %s: malformed STACK CFI records\n", sym);
+		goto out;
+	}
+	if (verbose)
+		fprintf(stderr, "uwind: convert: %zu functions, %zu/%zu rows"
+			" handled, %zu epilogues, %zu unrecognized, %zu"
+			" refused\n", fs.n, fs.handled, fs.rows, fs.epilogues,
+			fs.unrecognized, fs.refused);
+	if (cg_build(&fs, text_start, &blob, &size, err, sizeof(err))) {
+		fprintf(stderr, "uwind: %s: %s\n", sym, err);
+		goto out;
+	}
+	out = fopen(outp, "wb");
+	if (!out || fwrite(blob, 1, size, out) != size) {
+		fprintf(stderr, "uwind: %s: %s\n", outp, strerror(errno));
+		if (out)
+			fclose(out);
+		goto out;
+	}
+	if (fclose(out)) {
+		fprintf(stderr, "uwind: %s: %s\n", outp, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(blob);
+	cg_free(&fs);
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	const char *bp = NULL, *chrome = NULL, *outp = NULL, *text = NULL;
+	int i, verbose = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--breakpad") && i + 1 < argc)
+			bp = argv[++i];
+		else if (!strcmp(argv[i], "--chrome") && i + 1 < argc)
+			chrome = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			outp = argv[++i];
+		else if (!strcmp(argv[i], "--text") && i + 1 < argc)
+			text = argv[++i];
+		else if (!strcmp(argv[i], "-v"))
+			verbose = 1;
+		else
+			goto usage;
+	}
+	if (bp && !chrome && !outp && !text)
+		return to_breakpad(bp, stdout);
+	if (chrome && !bp && outp)
+		return to_chrome(chrome, outp, text, verbose);
+usage:
+	fprintf(stderr, "usage: uwind convert --breakpad ELF\n"
+		"       uwind convert --chrome STACKCFI.sym -o TABLE"
+		" [--text ADDR] [-v]\n");
+	return 2;
+}

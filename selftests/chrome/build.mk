@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# selftests/chrome: Chrome's ARM unwind tables.
+#   test_chrome    decoder vectors (Chromium's tests as REFERENCES.md lists
+#                  them), hostile blobs, a walk, the generator's encoders
+#   selfunwind.sh  ARM and Thumb-2 programs that unwind themselves under
+#                  qemu-arm with the table `uwind convert` builds from
+#                  their DWARF CFI, plus the tool's dump/lookup/convert
+
+CHT_DIR := $(O)/selftests/chrome
+
+$(CHT_DIR)/test_chrome.o: selftests/chrome/test_chrome.c \
+		scripts/uwind/chrome_gen.h $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+# The generator's object is the tool's own (scripts/uwind/chrome_gen.c).
+$(CHT_DIR)/test_chrome: $(CHT_DIR)/test_chrome.o $(O)/tool/chrome_gen.o \
+		$(LIBUWIND)
+	$(CC) $(HOST_LDFLAGS) -o $@ $^
+
+ALL_TARGETS += $(CHT_DIR)/test_chrome
+TESTS += $(CHT_DIR)/test_chrome
+SAN_TESTS += $(CHT_DIR)/test_chrome
+
+# The self-unwinding programs: cross-built, ARM and Thumb-2, with an ARM
+# build of the core; their tables made by the tool from their own CFI.
+# Not in the sanitizer build (cross programs under qemu-user).
+CHT_CROSS := arm-linux-gnueabihf-gcc
+ifeq ($(SAN),)
+ifneq ($(shell command -v $(CHT_CROSS) 2>/dev/null),)
+CHT_ARM_LIB_CFLAGS := -std=c11 -O2 -g $(WARN) -Iinclude -ffreestanding \
+	-fno-tree-loop-distribute-patterns -fno-stack-protector
+CHT_ARM_LIB_OBJS := $(LIB_SRCS:lib/%.c=$(CHT_DIR)/armlib/%.o)
+CHT_PROG_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -static \
+	-funwind-tables -fno-optimize-sibling-calls
+CHT_MODES := arm thumb
+CHT_CROSS_OUT := $(foreach m,$(CHT_MODES),$(CHT_DIR)/selfunwind-$(m) \
+	$(CHT_DIR)/selfunwind-$(m).sym $(CHT_DIR)/selfunwind-$(m).chrome)
+
+$(CHT_DIR)/armlib/%.o: lib/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CHT_CROSS) $(CHT_ARM_LIB_CFLAGS) -c $< -o $@
+
+$(CHT_DIR)/selfunwind-%: selftests/chrome/selfunwind.c $(CHT_ARM_LIB_OBJS) \
+		$(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CHT_CROSS) $(CHT_PROG_CFLAGS) -m$* -o $@ $< $(CHT_ARM_LIB_OBJS)
+
+# The table, built from the program's DWARF CFI by the tool, two steps.
+$(CHT_DIR)/selfunwind-%.sym: $(CHT_DIR)/selfunwind-% $(TOOL)
+	$(TOOL) convert --breakpad $< >$@.tmp && mv $@.tmp $@
+
+$(CHT_DIR)/selfunwind-%.chrome: $(CHT_DIR)/selfunwind-%.sym $(TOOL)
+	$(TOOL) convert --chrome $< -o $@
+
+ALL_TARGETS += $(CHT_CROSS_OUT)
+endif
+
+$(CHT_DIR)/run-selfunwind: selftests/chrome/build.mk
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh selftests/chrome/selfunwind.sh %s\n' '$(O)' >$@
+	chmod +x $@
+
+ALL_TARGETS += $(CHT_DIR)/run-selfunwind
+TESTS += $(CHT_DIR)/run-selfunwind
+endif

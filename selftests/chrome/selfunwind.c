@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * ARM self-unwinding with a Chrome unwind table: built statically with
+ * -g -funwind-tables in ARM (-marm) and in Thumb-2 (-mthumb), its table
+ * made at build time from its own DWARF CFI by `uwind convert --breakpad`
+ * then `uwind convert --chrome`, and run under qemu-arm as
+ *
+ *   selfunwind TABLE
+ *
+ * The program reads TABLE into memory, runs a known call chain, captures
+ * its registers in the innermost function and walks its own stack with a
+ * uw_module whose only table is the Chrome one (no EHABI, no frame
+ * pointer fallback).
+ *
+ * The chain: main -> cu_big (a 50000-byte local array: the table needs
+ * b2 uleb128) -> cu_fp (alloca: a frame pointer, r11 in ARM and r7 in
+ * Thumb, so the CFA is "rN K +" and the table says vsp = rN) ->
+ * cu_recurse x3 -> cu_dispatch -(function pointer)-> cu_leaf.
+ *
+ * Oracle for the frame names: the ELF symbol table of /proc/self/exe.
+ * Expected: every frame from cu_leaf up to main unwound by the Chrome
+ * table (UW_SRC_CHROME), then main's caller in libc, where the table
+ * says refuse-to-unwind (libc.a has no DWARF CFI to convert).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uwind/uwind.h>
+#include <uwind/chrome.h>
+
+#if !defined(__arm__)
+#error "32-bit ARM only"
+#endif
+
+#ifdef __thumb__
+#define MODE	"thumb"
+#else
+#define MODE	"arm"
+#endif
+
+#define NOINL		__attribute__((noinline, noclone))
+#define OPAQUE(v)	__asm__ volatile("" : "+r"(v) : : "memory")
+#define MAX_FRAMES	32
+
+extern const char __executable_start[], etext[];
+
+static int n_test, n_fail;
+static uint32_t g_cap[16];	/* r0..r15 at the capture point */
+static struct uw_chrome g_ct;
+
+static void ok(int cond, const char *desc, const char *detail)
+{
+	n_test++;
+	if (!cond)
+		n_fail++;
+	printf("%sok %d - %s: %s%s%s\n", cond ? "" : "not ", n_test, MODE,
+	       desc, detail ? " " : "", detail ? detail : "");
+}
+
+/* ---- the symbol table of the running program ---- */
+
+struct sym {
+	uint32_t addr, size;
+	const char *name;
+};
+
+static struct sym *g_syms;
+static size_t g_nsyms;
+static char *g_strtab;
+
+static int load_syms(void)
+{
+	FILE *f = fopen("/proc/self/exe", "rb");
+	Elf32_Ehdr eh;
+	Elf32_Shdr *sh = NULL;
+	Elf32_Sym *st = NULL;
+	size_t i, j, n = 0, strsize;
+	int ret = -1;
+
+	if (!f || fread(&eh, sizeof(eh), 1, f) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || !eh.e_shnum)
+		goto out;
+	sh = calloc(eh.e_shnum, sizeof(*sh));
+	if (!sh || fseek(f, (long)eh.e_shoff, SEEK_SET) ||
+	    fread(sh, sizeof(*sh), eh.e_shnum, f) != eh.e_shnum)
+		goto out;
+	for (i = 0; i < eh.e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh.e_shnum)
+			continue;
+		n = sh[i].sh_size / sizeof(*st);
+		st = malloc(sh[i].sh_size);
+		g_strtab = malloc(sh[sh[i].sh_link].sh_size + 1);
+		if (!st || !g_strtab ||
+		    fseek(f, (long)sh[i].sh_offset, SEEK_SET) ||
+		    fread(st, sizeof(*st), n, f) != n ||
+		    fseek(f, (long)sh[sh[i].sh_link].sh_offset, SEEK_SET) ||
+		    fread(g_strtab, 1, sh[sh[i].sh_link].sh_size, f) !=
+		    sh[sh[i].sh_link].sh_size)
+			goto out;
+		strsize = sh[sh[i].sh_link].sh_size;
+		g_strtab[strsize] = '\0';
+		g_syms = calloc(n, sizeof(*g_syms));
+		if (!g_syms)
+			goto out;
+		for (j = 0; j < n; j++) {
+			if (ELF32_ST_TYPE(st[j].st_info) != STT_FUNC ||
+			    !st[j].st_size || st[j].st_name >= strsize)
+				continue;
+			g_syms[g_nsyms].addr = st[j].st_value & ~1u;
+			g_syms[g_nsyms].size = st[j].st_size;
+			g_syms[g_nsyms].name = g_strtab + st[j].st_name;
+			g_nsyms++;
+		}
+		ret = 0;
+		break;
+	}
+out:
+	free(st);
+	free(sh);
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+static const char *sym_name(uint64_t pc)
+{
+	size_t i;
+
+	for (i = 0; i < g_nsyms; i++)
+		if (pc >= g_syms[i].addr && pc - g_syms[i].addr < g_syms[i].size)
+			return g_syms[i].name;
+	return "?";
+}
+
+/* ---- memory of this process, bounded by the stack ---- */
+
+struct mem {
+	uint64_t lo, hi;
+};
+
+static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	const struct mem *m = ctx;
+
+	if (addr < m->lo || addr > m->hi || len > m->hi - addr)
+		return -1;
+	memcpy(dst, (const void *)(uintptr_t)addr, len);
+	return 0;
+}
+
+/* The top of the stack mapping, from /proc/self/maps. */
+static uint64_t stack_top(uint64_t sp)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long lo, hi;
+	char line[256];
+	uint64_t top = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && sp >= lo &&
+		    sp < hi)
+			top = hi;
+	}
+	if (f)
+		fclose(f);
+	return top;
+}
+
+/* ---- the walk ---- */
+
+static const char *const expect[] = {
+	"cu_leaf", "cu_dispatch", "cu_recurse", "cu_recurse", "cu_recurse",
+	"cu_fp", "cu_big", "main",
+};
+#define NEXPECT	(sizeof(expect) / sizeof(expect[0]))
+
+static NOINL void walk_now(void)
+{
+	struct uw_frame fr[MAX_FRAMES];
+	struct uw_walk_result res;
+	struct uw_walk_cfg cfg;
+	struct uw_module mod;
+	struct uw_cursor cur;
+	struct uw_regs r;
+	struct mem m;
+	char detail[256];
+	size_t n, i;
+	int good, chrome;
+	unsigned int k;
+
+	memset(&r, 0, sizeof(r));
+	for (k = 0; k < 16; k++)
+		uw_reg_set(&r, k, g_cap[k]);
+	m.lo = g_cap[13];
+	m.hi = stack_top(g_cap[13]);
+	memset(&mod, 0, sizeof(mod));
+	mod.start = (uintptr_t)__executable_start;
+	mod.end = (uintptr_t)etext;
+	mod.chrome = &g_ct;		/* and nothing else */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.arch = UW_ARCH_ARM;
+	cfg.mods = &mod;
+	cfg.nmods = 1;
+	cfg.mem.read = mem_read;
+	cfg.mem.ctx = &m;
+	cfg.stack_lo = m.lo;
+	cfg.stack_hi = m.hi;
+	cfg.flags = UW_WALK_NO_FP;
+	n = uw_walk(&cur, &cfg, &r, fr, MAX_FRAMES, &res);
+
+	for (i = 0; i < n; i++)
+		printf("# frame %zu: pc 0x%llx sp 0x%llx %s%s source %s\n", i,
+		       (unsigned long long)fr[i].pc,
+		       (unsigned long long)fr[i].sp,
+		       sym_name(i ? fr[i].pc - 1 : fr[i].pc),
+		       fr[i].flags & UW_FRAME_THUMB ? " (thumb)" : "",
+		       uw_source_name(fr[i].source));
+	printf("# stop: %s (%s)\n", uw_stop_name(res.stop),
+	       res.err ? uw_strerror(res.err) : "no error");
+
+	good = n > NEXPECT;
+	chrome = n >= NEXPECT;
+	for (i = 0; i < NEXPECT && i < n; i++) {
+		if (strcmp(sym_name(i ? fr[i].pc - 1 : fr[i].pc), expect[i]))
+			good = 0;
+		if (fr[i].source != UW_SRC_CHROME)
+			chrome = 0;
+	}
+	snprintf(detail, sizeof(detail), "(%zu frames)", n);
+	ok(good, "frames cu_leaf, cu_dispatch, cu_recurse x3, cu_fp, cu_big,"
+	   " main, then main's caller", detail);
+	ok(chrome, "every frame up to main unwound from the Chrome table",
+	   NULL);
+	ok(n > NEXPECT && fr[0].pc == (g_cap[15] & ~1u) &&
+	   fr[0].sp == g_cap[13],
+	   "frame 0 is the captured pc and sp", NULL);
+	snprintf(detail, sizeof(detail), "(%s)", n > NEXPECT ?
+		 sym_name(fr[NEXPECT].pc - 1) : "none");
+	ok(n > NEXPECT && !strcmp(sym_name(fr[NEXPECT].pc - 1),
+				  "__libc_start_call_main") &&
+	   fr[NEXPECT].source != UW_SRC_CHROME && res.err == UW_EREFUSE,
+	   "main's caller is __libc_start_call_main, where the table refuses",
+	   detail);
+#ifdef __thumb__
+	good = n >= NEXPECT;
+	for (i = 0; i < NEXPECT && i < n; i++)
+		good = good && (fr[i].flags & UW_FRAME_THUMB);
+	ok(good, "every chain frame is Thumb code", NULL);
+#endif
+}
+
+/* Capture r0..r15 at a label, then walk from there. */
+static NOINL long cu_leaf(long x)
+{
+	uint32_t *c = g_cap;
+
+	__asm__ volatile(
+		"str r0, [%0, #0]\n\t"
+		"str r1, [%0, #4]\n\t"
+		"str r2, [%0, #8]\n\t"
+		"str r3, [%0, #12]\n\t"
+		"str r4, [%0, #16]\n\t"
+		"str r5, [%0, #20]\n\t"
+		"str r6, [%0, #24]\n\t"
+		"str r7, [%0, #28]\n\t"
+		"str r8, [%0, #32]\n\t"
+		"str r9, [%0, #36]\n\t"
+		"str r10, [%0, #40]\n\t"
+		"str r11, [%0, #44]\n\t"
+		"str r12, [%0, #48]\n\t"
+		"mov r12, sp\n\t"
+		"str r12, [%0, #52]\n\t"
+		"str lr, [%0, #56]\n\t"
+		"1: adr r12, 1b\n\t"
+#ifdef __thumb__
+		"orr r12, r12, #1\n\t"
+#endif
+		"str r12, [%0, #60]\n\t"
+		: : "r"(c) : "r12", "memory");
+	walk_now();
+	OPAQUE(x);
+	return x + 1;
+}
+
+static long (*volatile g_leaf)(long) = cu_leaf;
+
+static NOINL long cu_dispatch(long x)
+{
+	long r = g_leaf(x + 1);
+
+	OPAQUE(r);
+	return r + 1;
+}
+
+static NOINL long cu_recurse(int n, long x)
+{
+	long r = n ? cu_recurse(n - 1, x + n) : cu_dispatch(x);
+
+	OPAQUE(r);
+	return r + n;
+}
+
+static volatile int g_len = 200;
+
+static NOINL long cu_fp(long x)
+{
+	char *p = __builtin_alloca(g_len);
+	long r;
+
+	OPAQUE(p);
+	p[0] = (char)x;
+	r = cu_recurse(2, x + p[0]);
+	OPAQUE(r);
+	return r + 1;
+}
+
+static NOINL long cu_big(long x)
+{
+	volatile char big[50000];
+	long r;
+
+	big[0] = (char)x;
+	big[49999] = (char)x;
+	r = cu_fp(x + big[0]);
+	OPAQUE(r);
+	return r + big[49999];
+}
+
+int main(int argc, char **argv)
+{
+	struct uw_span span;
+	FILE *f;
+	uint8_t *buf = NULL;
+	long size;
+	int err;
+
+	printf("TAP version 13\n");
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s TABLE\n", argv[0]);
+		return 2;
+	}
+	f = fopen(argv[1], "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) <= 0 ||
+	    fseek(f, 0, SEEK_SET) || !(buf = malloc((size_t)size)) ||
+	    fread(buf, 1, (size_t)size, f) != (size_t)size) {
+		printf("not ok 1 - %s: cannot read %s: %s\n1..1\n", MODE,
+		       argv[1], strerror(errno));
+		return 1;
+	}
+	fclose(f);
+	span.data = buf;
+	span.size = (size_t)size;
+	span.addr = 0;
+	/* The table's offsets count from the module's load address. */
+	err = uw_chrome_init(&g_ct, &span, (uintptr_t)__executable_start,
+			     false);
+	ok(!err, "the Chrome table from uwind convert loads", NULL);
+	ok(!load_syms() && g_nsyms > 0, "symbol table of /proc/self/exe read",
+	   NULL);
+	if (!err)
+		cu_big(argc);
+	printf("1..%d\n", n_test);
+	free(buf);
+	return n_fail ? 1 : 0;
+}

@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Chrome tables end to end, in TAP:
+#  - the ARM and Thumb-2 selfunwind programs under qemu-arm, each with the
+#    table `uwind convert` made from its own DWARF CFI (their TAP lines
+#    are renumbered into this stream);
+#  - `uwind convert --breakpad` against binutils: every FDE row's CFA and
+#    saved registers, rebuilt from the STACK CFI records, equal what
+#    `readelf -wF` says (ARM programs, the host's libc and uwind, and
+#    Debian's arm64 libc if installed);
+#  - `uwind lookup --chrome` at every prologue row of the programs gives
+#    the CFA and return address rule of their STACK CFI records;
+#  - `uwind dump --chrome` shows the frame-pointer and b2 instructions.
+#
+# usage: selfunwind.sh [O]
+set -u
+O=${1:-build}
+D=$O/selftests/chrome
+U=$O/uwind
+AWK=selftests/chrome/cfi_norm.awk
+n=0
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "TAP version 13"
+
+emit() {	# status description
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+	elif [ "$1" = skip ]; then
+		echo "ok $n - $2 # SKIP $3"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+
+# ---- self-unwinding under qemu-arm ----
+for m in arm thumb; do
+	prog=$D/selfunwind-$m
+	if [ ! -x "$prog" ] || ! command -v qemu-arm >/dev/null 2>&1; then
+		emit skip "selfunwind $m" "no cross build or qemu-arm"
+		continue
+	fi
+	qemu-arm "$prog" "$prog.chrome" >"$tmp/out" 2>&1
+	rc=$?
+	grep '^#' "$tmp/out"
+	lines=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			st=ok
+			case $line in "not ok "*) st=fail ;; esac
+			emit "$st" "selfunwind $(printf '%s' "$line" |
+				sed 's/^\(not \)\{0,1\}ok [0-9]* - //')"
+			lines=$((lines + 1))
+			;;
+		esac
+	done <"$tmp/out"
+	if [ "$rc" -ne 0 ] && [ "$lines" -eq 0 ]; then
+		emit fail "selfunwind $m ran (status $rc)"
+	fi
+done
+
+# ---- convert --breakpad against readelf -wF ----
+# args: name binary readelf
+cfi_diff() {
+	bin=$2
+	re=$3
+	if [ ! -r "$bin" ] || ! command -v "$re" >/dev/null 2>&1; then
+		emit skip "convert --breakpad = readelf -wF: $1" "no $bin or $re"
+		return
+	fi
+	sec=.eh_frame
+	"$re" -SW "$bin" | grep -q ' \.debug_frame ' && sec=.debug_frame
+	load=$("$re" -lW "$bin" | awk '$1 == "LOAD" { print $3; exit }')
+	"$re" -wF "$bin" 2>/dev/null |
+		awk -v mode=readelf -v sec="$sec" -f "$AWK" | sort >"$tmp/re"
+	if ! "$U" convert --breakpad "$bin" >"$tmp/sym"; then
+		emit fail "convert --breakpad = readelf -wF: $1 (convert failed)"
+		return
+	fi
+	# FDEs readelf shows rows for (not those whose CFA is an expression).
+	awk -v mode=breakpad -v load="${load:-0}" -f "$AWK" "$tmp/sym" |
+		awk 'NR == FNR { k[$1] = 1; next } k[$1]' "$tmp/re" - |
+		sort >"$tmp/bp"
+	rows=$(wc -l <"$tmp/re")
+	diffs=$(comm -3 "$tmp/re" "$tmp/bp" | wc -l)
+	if [ "$rows" -gt 0 ] && [ "$diffs" -eq 0 ]; then
+		emit ok "convert --breakpad = readelf -wF: $1 ($rows rows, $sec)"
+	else
+		comm -3 "$tmp/re" "$tmp/bp" | head -5 | sed 's/^/# /'
+		emit fail "convert --breakpad = readelf -wF: $1 ($rows rows, $diffs differ)"
+	fi
+}
+
+cfi_diff "ARM selfunwind" "$D/selfunwind-arm" arm-linux-gnueabihf-readelf
+cfi_diff "Thumb-2 selfunwind" "$D/selfunwind-thumb" arm-linux-gnueabihf-readelf
+cfi_diff "x86-64 uwind tool" "$U" readelf
+hostlibc=$(ldd "$U" 2>/dev/null | awk '/libc\.so/ { print $3; exit }')
+cfi_diff "x86-64 libc.so.6" "${hostlibc:-/nonexistent}" readelf
+cfi_diff "arm64 libc.so.6" /usr/aarch64-linux-gnu/lib/libc.so.6 \
+	aarch64-linux-gnu-readelf
+
+# ---- lookup --chrome against the STACK CFI records ----
+# Rows up to each function's epilogue: the CFA offset never falls and,
+# once on a frame register, the CFA stays there.
+for m in arm thumb; do
+	prog=$D/selfunwind-$m
+	if [ ! -r "$prog.chrome" ]; then
+		emit skip "lookup --chrome = STACK CFI: $m" "no cross build"
+		continue
+	fi
+	load=$(arm-linux-gnueabihf-readelf -lW "$prog" |
+		awk '$1 == "LOAD" { sub(/^0x/, "", $3); print $3; exit }')
+	thumb=
+	[ "$m" = thumb ] && thumb=--thumb
+	awk -v load="$load" '
+	function hex(s,    i, v) {
+		v = 0; s = tolower(s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	/^STACK CFI INIT / { f = 1; done = 0; reg = 0; off = 0; ra = "lr"
+		addr = hex($4); first = 6 }
+	/^STACK CFI [0-9a-f]/ { addr = hex($3); first = 4 }
+	/^STACK CFI / && f && !done {
+		for (i = first; i <= NF; i++) {
+			if ($i == ".cfa:") {
+				if (reg || $(i + 2) + 0 < off) { done = 1; next }
+				base = $(i + 1); off = $(i + 2) + 0
+				if (base != "sp") reg = 1
+			}
+			if ($i == ".ra:")
+				ra = ($(i + 1) == ".cfa") ? "c" $(i + 2) : $(i + 1)
+		}
+		printf "0x%x cfa=%s+%d ra=%s\n", addr + hex(load), base, off, ra
+	}' "$prog.sym" >"$tmp/want"
+	cut -d' ' -f1 "$tmp/want" >"$tmp/addrs"
+	# shellcheck disable=SC2046
+	"$U" lookup --chrome "$prog.chrome" --text "0x$load" $thumb \
+		$(cat "$tmp/addrs") | sed 's/ fp=.*//' >"$tmp/got"
+	rows=$(wc -l <"$tmp/want")
+	if [ "$rows" -gt 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
+		emit ok "lookup --chrome = STACK CFI: $m ($rows prologue rows)"
+	else
+		diff "$tmp/want" "$tmp/got" | head -5 | sed 's/^/# /'
+		emit fail "lookup --chrome = STACK CFI: $m ($rows rows)"
+	fi
+	"$U" dump --chrome "$prog.chrome" --text "0x$load" >"$tmp/dump"
+	fpreg=r11
+	[ "$m" = thumb ] && fpreg=r7
+	if grep -q "vsp = $fpreg\$" "$tmp/dump" &&
+	   grep -q '^        0xb2 .*vsp = vsp + ' "$tmp/dump" &&
+	   grep -q 'refuse to unwind' "$tmp/dump"; then
+		emit ok "dump --chrome: $m table shows vsp = $fpreg, b2 and refuse"
+	else
+		emit fail "dump --chrome: $m table shows vsp = $fpreg, b2 and refuse"
+	fi
+done
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
