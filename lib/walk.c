@@ -128,6 +128,7 @@ static int stop_for(int err)
 	case UW_ENOENT:
 	case UW_EREG:
 	case UW_EARCH:
+	case UW_EREFUSE:	/* the table says: no unwind info here */
 		return UW_STOP_NO_INFO;
 	default:
 		return UW_STOP_BAD_DATA;

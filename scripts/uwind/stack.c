@@ -6,7 +6,7 @@
  * 32-bit ARM cores (frame pointers where a file has none), symbolized
  * from their .symtab (else .dynsym).
  *
- *   uwind stack --core CORE [--exe FILE]
+ *   uwind stack --core CORE [--exe FILE] [--chrome TABLE [--text ADDR]]
  *   uwind stack -p PID
  *
  * Output (stable; tests parse it).  One block per thread, in the order of
@@ -766,9 +766,63 @@ static void free_target(struct stk_target *t)
 	free(t->mod_file);
 }
 
+/*
+ * --chrome TABLE: unwind the executable's code (ARM) from a Chrome table
+ * instead of its EHABI tables.  The table's offsets count from --text,
+ * by default the run-time address of the executable's first PT_LOAD
+ * segment, which is what `uwind convert --chrome` assumes.
+ */
+static int apply_chrome(struct stk_target *t, const char *exe,
+			const char *table, const char *text,
+			struct tool_table *tab, struct uw_chrome *ct)
+{
+	struct stk_file *f = NULL;
+	uint64_t text_start = 0;
+	GElf_Phdr ph;
+	size_t i, n;
+	int err;
+
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i]->open_path &&
+		    !strcmp(t->files[i]->open_path, exe))
+			f = t->files[i];
+	if (!f || !f->elf || !f->placed) {
+		fprintf(stderr, "uwind: --chrome: %s is not placed in the core\n",
+			exe);
+		return -1;
+	}
+	if (text) {
+		if (parse_u64(text, &text_start)) {
+			fprintf(stderr, "uwind: bad --text '%s'\n", text);
+			return -1;
+		}
+	} else if (!elf_getphdrnum(f->elf, &n)) {
+		for (i = 0; i < n; i++) {
+			if (gelf_getphdr(f->elf, (int)i, &ph) &&
+			    ph.p_type == PT_LOAD) {
+				text_start = ph.p_vaddr + (uint64_t)f->bias;
+				break;
+			}
+		}
+	}
+	if (tool_load_raw(table, 0, tab))
+		return -1;
+	err = uw_chrome_init(ct, &tab->span, text_start, t->big_endian);
+	if (err) {
+		fprintf(stderr, "uwind: %s: bad Chrome table: %s\n", table,
+			uw_strerror(err));
+		return -1;
+	}
+	for (i = 0; i < t->nmods; i++)
+		if (t->mod_file[i] == f)
+			t->mods[i].chrome = ct;
+	return 0;
+}
+
 static int stack_usage(void)
 {
 	fprintf(stderr, "usage: uwind stack [--no-sframe] --core CORE [--exe FILE]\n"
+			"                   [--chrome TABLE [--text ADDR]]\n"
 			"       uwind stack [--no-sframe] -p PID\n");
 	return 2;
 }
@@ -776,6 +830,9 @@ static int stack_usage(void)
 int cmd_stack(int argc, char **argv)
 {
 	const char *core = NULL, *exe = NULL, *pid_s = NULL;
+	const char *chrome = NULL, *text = NULL;
+	struct tool_table chrome_tab = { 0 };
+	struct uw_chrome ct;
 	bool no_sframe = false;
 	struct stk_target t;
 	uint64_t pid = 0;
@@ -791,10 +848,15 @@ int cmd_stack(int argc, char **argv)
 			pid_s = argv[++i];
 		else if (!strcmp(argv[i], "--no-sframe"))
 			no_sframe = true;
+		else if (!strcmp(argv[i], "--chrome") && i + 1 < (size_t)argc)
+			chrome = argv[++i];
+		else if (!strcmp(argv[i], "--text") && i + 1 < (size_t)argc)
+			text = argv[++i];
 		else
 			return stack_usage();
 	}
-	if (!!core == !!pid_s || (exe && !core))
+	if (!!core == !!pid_s || (exe && !core) || (chrome && !exe) ||
+	    (text && !chrome))
 		return stack_usage();
 	if (pid_s && (parse_u64(pid_s, &pid) || !pid || pid > INT32_MAX)) {
 		fprintf(stderr, "uwind: bad pid '%s'\n", pid_s);
@@ -812,6 +874,11 @@ int cmd_stack(int argc, char **argv)
 		/* --no-sframe: what a plain frame-pointer unwinder sees. */
 		for (i = 0; no_sframe && i < t.nmods; i++)
 			t.mods[i].sframe = NULL;
+		if (chrome &&
+		    apply_chrome(&t, exe, chrome, text, &chrome_tab, &ct))
+			ret = 1;
+	}
+	if (!ret) {
 		for (i = 0; i < t.nthreads; i++) {
 			if (i)
 				putchar('\n');
@@ -824,5 +891,6 @@ int cmd_stack(int argc, char **argv)
 	else
 		stk_live_close(&t);
 	free_target(&t);
+	tool_table_free(&chrome_tab);
 	return ret ? 1 : 0;
 }

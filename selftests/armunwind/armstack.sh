@@ -79,7 +79,7 @@ qemu_core()
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..17"
 
 for mode in arm thumb; do
 	if ! have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
@@ -104,6 +104,19 @@ for mode in arm thumb; do
 	      "$TMP/uw.$mode" | sort -u)
 	[ "$out" = "[ehabi]" ]
 	ok $? "$mode core: frames up to main unwound by [ehabi]"
+	# The same core from a Chrome table made from the program's DWARF.
+	"$UWIND" convert --breakpad "$BIN/crash-$mode" >"$TMP/sym.$mode" &&
+	"$UWIND" convert --chrome "$TMP/sym.$mode" -o "$TMP/chrome.$mode" &&
+	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-$mode" \
+		--chrome "$TMP/chrome.$mode" >"$TMP/uwc.$mode" 2>&1
+	rc=$?
+	sed 's/^/# chrome: /' "$TMP/uwc.$mode"
+	uw_frames "$TMP/uwc.$mode" >"$TMP/uwcf.$mode"
+	out=$(awk '/^#[0-9]/ { print $5; if ($3 ~ /^main\+/) exit }' \
+	      "$TMP/uwc.$mode" | sort -u)
+	[ $rc -eq 0 ] && [ "$(cut -d' ' -f1 "$TMP/uwcf.$mode" | tr '\n' ' ')" = \
+			   "$CHAIN " ] && [ "$out" = "[chrome]" ]
+	ok $? "$mode core: --chrome TABLE gives the same chain, all [chrome]"
 	if have gdb-multiarch; then
 		gdb-multiarch -nx -batch -ex bt "$BIN/crash-$mode" "$CORE" \
 			>"$TMP/gdb.$mode" 2>/dev/null
