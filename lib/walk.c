@@ -365,7 +365,11 @@ static int chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	uw_arm_vrs_bytes(v, &cur->regs, ct->blob.data + ct->insn_off,
 			 ct->insn_size, loc->insn);
 	err = uw_arm_exec(v, cfg);
-	return err ? err : arm_done(cur, lr_known, lr, ra_in_reg, new_sp);
+	err = err ? err : arm_done(cur, lr_known, lr, ra_in_reg, new_sp);
+	/* Chromium's per-frame check: a caller's sp is 8-byte aligned. */
+	if (err == 1 && (*new_sp & 7))
+		return UW_EALIGN;
+	return err;
 }
 
 static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
