@@ -8,21 +8,30 @@
  *   [".cfa: sp N +"] [".ra: .cfa -K + ^"] ["rR: .cfa -K + ^"...]
  *                                                  sp adjust, then pop
  *   ".cfa: rR N +"                                 vsp = rR, then adjust
+ *   ".cfa: rR N +" [".ra: .cfa -K + ^"] ["rR: .cfa -K + ^"...]
+ *                                                  vsp = rR, adjust, pop
+ *                                                  (not in Chromium: the
+ *                                                  rows from EHABI)
  *   [".cfa: sp N +"] "unnamed_registerR: .cfa -K + ^"...
  *                                                  VFP: sp adjust only
  *                                                  (also "sR:", the names
  *                                                  of GCC's s16.. saves)
  * A push pops r4-r15 (r0-r3 become part of the sp adjustment), and when
  * the CFA moved by at least the pushed size the adjustment is what
- * remains after the pops.  The first row of a function must return to
- * lr; a function whose CFI cannot be encoded gets refuse-to-unwind.
+ * remains after the pops (beyond Chromium: unless the row puts r0-r3
+ * saves above them all, as rows from EHABI for variadic functions do;
+ * then the pop goes where the slots are, see match_push()).  The first
+ * row of a function must return to lr; a function whose CFI cannot be
+ * encoded gets refuse-to-unwind.
  *
  * Epilogues are dropped: Chromium stops at the first row whose CFA offset
  * falls (sp-based rows).  This version also stops, as the intent is, at a
  * row that moves the CFA back down even when the rest of the row is not
  * recognised (GCC restores lr and the pushed registers in the same row),
  * and at any CFA change once the CFA is register-based (a frame pointer
- * only ever changes back in the epilogue).
+ * only ever changes back in the epilogue).  A CFA rule other than
+ * "REG N +" (loaded from the stack, as STACK CFI from EHABI says when
+ * the sp is popped) has no encoding: the function refuses to unwind.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +109,12 @@ int cg_encode_unwind(const struct cg_unwind *u, uint8_t *out)
 				return -1;
 			n += k;
 		}
+		if (u->sp2) {
+			k = cg_encode_sp(u->sp2, out + n);
+			if (k < 0)
+				return -1;
+			n += k;
+		}
 		return n;
 	case CG_RESTORE_SP:
 		if (u->reg > 15 || u->reg == 13 || u->reg == 15)
@@ -107,6 +122,18 @@ int cg_encode_unwind(const struct cg_unwind *u, uint8_t *out)
 		out[n++] = 0x90 | u->reg;
 		if (u->sp) {
 			k = cg_encode_sp(u->sp, out + n);
+			if (k < 0)
+				return -1;
+			n += k;
+		}
+		if (u->regs) {
+			k = cg_encode_pop(u->regs, out + n);
+			if (k < 0)
+				return -1;
+			n += k;
+		}
+		if (u->sp2) {
+			k = cg_encode_sp(u->sp2, out + n);
 			if (k < 0)
 				return -1;
 			n += k;
@@ -220,10 +247,60 @@ static int match_null(const struct pair *p, int n)
 	       tok_is(&p[1], 0, "lr");
 }
 
+/* .cfa -K + ^, with -K */
+static int cfa_deref_off(const struct pair *p, int64_t *k)
+{
+	return cfa_deref(p) && number(p->tok[1], 1, k);
+}
+
+/*
+ * The saves of the new part of the frame, [lo, hi) from the CFA (lo the
+ * row's vsp, hi the previous row's), as one pop of the r4-r15 in regs
+ * (slot[r] their places): sp adjustment to the lowest, the pop, then
+ * sp adjustment up to hi.  -1 if one pop cannot restore them (not
+ * contiguous in register order, or outside the new part; below lo is
+ * fine after a vsp = rR: a frame register may point inside the pushes).
+ */
+static int place_pops(uint16_t regs, const int64_t *slot, int64_t lo,
+		      int64_t hi, int below_ok, struct cg_unwind *u)
+{
+	int64_t at = 0, r, size = 4 * __builtin_popcount(regs);
+	int first = 1;
+
+	u->regs = regs;
+	u->sp = hi - lo;
+	u->sp2 = 0;
+	for (r = 4; r <= 15; r++) {
+		if (!(regs & (1u << r)))
+			continue;
+		if (!first && slot[r] != at)
+			return -1;
+		at = slot[r] + 4;
+		first = 0;
+	}
+	if (first)
+		return 0;
+	at -= size;			/* the lowest slot */
+	if ((at < lo && !below_ok) || at + size > hi)
+		return -1;
+	u->sp = at - lo;
+	u->sp2 = hi - (at + size);
+	return 0;
+}
+
+/*
+ * Chromium's rule: the sp adjustment is what the pops leave, as if the
+ * pushed r4-r15 sat at the top of the new part of the frame.  A row
+ * that also saves r0-r3 (Chromium leaves them to the sp adjustment) may
+ * have them above all of those: the rows from EHABI for a variadic
+ * function, "push {r1-r3}; push {r4, lr}" in one row.  Then, and only
+ * then, the pop goes where the slots are, with a second sp adjustment
+ * after it.
+ */
 static int match_push(const struct pair *p, int n, struct cg_state *st,
 		      struct cg_unwind *u)
 {
-	int64_t reg, cfa = 0, r;
+	int64_t reg, cfa = 0, r, k, slot[16], low_top = INT64_MIN;
 	int i = 0, have_cfa = 0, nregs;
 	uint16_t regs = 0;
 
@@ -234,47 +311,85 @@ static int match_push(const struct pair *p, int n, struct cg_state *st,
 		i++;
 	}
 	if (i < n && is(&p[i], ".ra")) {
-		if (!cfa_deref(&p[i]))
+		if (!cfa_deref_off(&p[i], &k))
 			return 0;
 		regs |= 1u << 14;
+		slot[14] = k;
 		i++;
 	}
 	for (; i < n; i++) {
-		if (!reg_name(p[i].name, "r", &r) || !cfa_deref(&p[i]))
+		if (!reg_name(p[i].name, "r", &r) || !cfa_deref_off(&p[i], &k))
 			return 0;
-		if (r >= 4 && r <= 15)
+		if (r >= 4 && r <= 15) {
 			regs |= 1u << r;
+			slot[r] = k;
+		} else if (r < 4 && k > low_top) {
+			low_top = k;
+		}
 	}
 	nregs = __builtin_popcount(regs);
 	u->type = CG_SP_POP;
 	u->regs = regs;
 	u->sp = 0;
+	u->sp2 = 0;
 	if (have_cfa) {
 		u->sp = cfa - st->cfa_sp;
 		if (u->sp % 4)
 			return -1;
 		if (u->sp >= 4 * nregs)
 			u->sp -= 4 * nregs;
+		if (nregs && low_top != INT64_MIN) {
+			for (r = 4; r <= 15; r++)
+				if ((regs & (1u << r)) && slot[r] > low_top)
+					break;
+			if (r > 15 &&
+			    place_pops(regs, slot, -cfa, -st->cfa_sp, 0, u))
+				return -1;
+		}
 		if (cfa)
 			st->cfa_sp = cfa;
 	}
 	return 1;
 }
 
+/*
+ * ".cfa: rR N +", alone (Chromium's form), or followed by the saves of
+ * .ra and rN (not in Chromium: what STACK CFI from EHABI says, the frame
+ * register and the pushes in one row).  The pushed r4-r15 must lie in
+ * one place in the new part of the frame, in register order, as one pop
+ * restores them (r0-r3 are left to the sp adjustments).
+ */
 static int match_store_sp(const struct pair *p, int n, struct cg_state *st,
 			  struct cg_unwind *u)
 {
-	int64_t reg, off;
+	int64_t reg, off, r, k, slot[16];
+	uint16_t regs = 0;
+	int i;
 
-	if (n != 1 || !is(&p[0], ".cfa") || !base_plus(&p[0], &reg, &off) ||
+	if (n < 1 || !is(&p[0], ".cfa") || !base_plus(&p[0], &reg, &off) ||
 	    reg == 13 || !strcmp(p[0].tok[0], "sp"))
 		return 0;
+	for (i = 1; i < n; i++) {
+		if (is(&p[i], ".ra"))
+			r = 14;
+		else if (!reg_name(p[i].name, "r", &r) || r > 15)
+			return 0;
+		if (!cfa_deref_off(&p[i], &k))
+			return 0;
+		if (r < 4)
+			continue;
+		if (regs & (1u << r))
+			return -1;
+		regs |= 1u << r;
+		slot[r] = k;
+	}
 	if (reg > 15 || (off - st->cfa_sp) % 4)
+		return -1;
+	/* After vsp = rR, vsp is CFA - off; the previous row's CFA - cfa_sp. */
+	if (place_pops(regs, slot, -off, -st->cfa_sp, 1, u))
 		return -1;
 	u->type = CG_RESTORE_SP;
 	u->reg = (uint8_t)reg;
-	u->regs = 0;
-	u->sp = off - st->cfa_sp;
 	st->cfa_sp = off;
 	st->cfa_reg = 1;
 	return 1;
@@ -333,6 +448,10 @@ int cg_parse_row(const char *rules, struct cg_state *st, struct cg_unwind *u)
 			ret = 2;	/* the frame register's CFA is given up */
 			goto out;
 		}
+		if (!base_plus(&p[i], &reg, &off)) {
+			ret = -1;	/* loaded from the stack (from EHABI) */
+			goto out;
+		}
 		if (base_plus(&p[i], &reg, &off) && reg == 13 &&
 		    !strcmp(p[i].tok[0], "sp") && off < st->cfa_sp) {
 			ret = 2;	/* sp moves back: the epilogue */
@@ -342,6 +461,7 @@ int cg_parse_row(const char *rules, struct cg_state *st, struct cg_unwind *u)
 	u->reg = 0;
 	u->regs = 0;
 	u->sp = 0;
+	u->sp2 = 0;
 	if (match_null(p, n)) {
 		u->type = CG_RETURN_TO_LR;
 		st->cfa_sp = 0;

@@ -20,8 +20,8 @@
 
 enum cg_type {
 	CG_RETURN_TO_LR = 1,	/* b0 */
-	CG_SP_POP,		/* sp adjustment, then pop */
-	CG_RESTORE_SP,		/* vsp = r[reg], then sp adjustment */
+	CG_SP_POP,		/* sp adjustment, pop, sp adjustment */
+	CG_RESTORE_SP,		/* vsp = r[reg], then the same */
 	CG_NO_ACTION,		/* VFP saves that do not move sp */
 };
 
@@ -29,8 +29,9 @@ struct cg_unwind {
 	uint32_t off;		/* bytes from the function start */
 	uint8_t type;		/* enum cg_type */
 	uint8_t reg;		/* CG_RESTORE_SP: the register */
-	uint16_t regs;		/* CG_SP_POP: bit n pops rn (r4..r15) */
+	uint16_t regs;		/* bit n pops rn (r4..r15) */
 	int64_t sp;		/* sp adjustment in bytes */
+	int64_t sp2;		/* and after the pop (rows from EHABI) */
 };
 
 struct cg_func {

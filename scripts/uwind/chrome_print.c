@@ -8,9 +8,10 @@
  * lookup prints the line every lookup prints, "ADDR cfa=RULE ra=RULE
  * fp=RULE": the sequence for ADDR runs through the core on a synthetic
  * frame where sp and every register hold distinct values and each stack
- * slot holds its own address, so the results say where the CFA, the
- * return address and the frame pointer (r11, or r7 for Thumb code: an
- * odd ADDR or --thumb) came from.
+ * slot holds its own address plus SYN_SLOT (so that no slot's value looks
+ * like a register's), and the results say where the CFA, the return
+ * address and the frame pointer (r11, or r7 for Thumb code: an odd ADDR
+ * or --thumb) came from.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #define SYN_SP		0x10000000u
 #define SYN_REG(n)	(0x20000000u + ((uint32_t)(n) << 24))	/* r0-r14 */
 #define SYN_NEAR	0x800000
+#define SYN_SLOT	0x80000000u	/* a slot's value: its address + this */
 
 struct ctab {
 	struct tool_table t;
@@ -306,6 +308,7 @@ static int syn_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	(void)ctx;
 	if (len != 4)
 		return -1;
+	addr = (uint32_t)(addr + SYN_SLOT);
 	p[0] = (uint8_t)addr;
 	p[1] = (uint8_t)(addr >> 8);
 	p[2] = (uint8_t)(addr >> 16);
@@ -360,8 +363,8 @@ static void print_rule(uint32_t cfa, uint32_t v, unsigned int self,
 			return;
 		}
 	}
-	/* Read from the stack: the value is the slot's address. */
-	if (near(v, cfa, &off)) {
+	/* Read from the stack: the value is the slot's address + SYN_SLOT. */
+	if (near(v, cfa + SYN_SLOT, &off)) {
 		printf("c%+d", off);
 		return;
 	}

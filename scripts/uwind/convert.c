@@ -17,6 +17,11 @@
  * Like dump_syms, "undefined" rules and DWARF expressions are not
  * written; a register whose rule ends (DW_CFA_restore to nothing) is
  * written as its own name.
+ *
+ * A 32-bit ARM file without DWARF CFI (no FDE in .debug_frame or
+ * .eh_frame: ARM GCC writes none without -g, only EHABI tables) gets its
+ * records from .ARM.exidx/.ARM.extab instead, as dump_syms does; where
+ * the rules go is explained in ehabi_rules.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +34,7 @@
 #include <gelf.h>
 #include "uwind.h"
 #include "chrome_gen.h"
+#include "ehabi_rules.h"
 
 #define MAX_RULE	96
 
@@ -641,12 +647,56 @@ static int open_cfi(struct conv *c)
 	return c->data ? 0 : -1;
 }
 
+/* Dead code's FDEs keep address 0 (or -1, -2): not written. */
+static bool fde_usable(const struct conv *c, const struct fde *f)
+{
+	return f->len && f->start >= c->load && f->start &&
+	       f->start + f->len >= f->start &&
+	       (c->eh.e_ident[EI_CLASS] == ELFCLASS64 ||
+		f->start < 0xfffffffeu);
+}
+
+/* No DWARF CFI in a 32-bit ARM file: the records from its EHABI tables. */
+static int ehabi_breakpad(struct conv *c, FILE *out)
+{
+	struct ehabi_cfi_stats st;
+	struct arm_elf a;
+	int ret = 1;
+
+	memset(&a, 0, sizeof(a));
+	a.fd = -1;
+	if (c->eh.e_type == ET_REL) {
+		fprintf(stderr, "uwind: %s: no DWARF CFI, and .ARM.exidx is not"
+			" relocated in a relocatable file\n", c->path);
+		goto out;
+	}
+	if (arm_open(&a, c->path) || !a.eh.count) {
+		fprintf(stderr, "uwind: %s: no DWARF CFI (.debug_frame or"
+			" .eh_frame) and no .ARM.exidx entries\n", c->path);
+		goto out;
+	}
+	print_module(c, out);
+	if (ehabi_write_cfi(&a, c->load, out, &st)) {
+		fprintf(stderr, "uwind: out of memory\n");
+		goto out;
+	}
+	if (st.errors || st.inexpr)
+		fprintf(stderr, "uwind: %s: .ARM.exidx: %lu of %lu entries"
+			" skipped (%lu malformed, %lu with rules STACK CFI"
+			" cannot say)\n", c->path, st.errors + st.inexpr,
+			st.entries, st.errors, st.inexpr);
+	ret = fflush(out) ? 1 : 0;
+out:
+	arm_close(&a);
+	return ret;
+}
+
 static int to_breakpad(const char *path, FILE *out)
 {
 	struct conv c;
 	struct fde *f = NULL;
-	size_t n = 0, i;
-	int fd, ret = 1;
+	size_t n = 0, i, usable = 0;
+	int fd, ret = 1, nocfi;
 
 	memset(&c, 0, sizeof(c));
 	c.path = path;
@@ -661,24 +711,26 @@ static int to_breakpad(const char *path, FILE *out)
 		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
 		goto out;
 	}
-	if (open_cfi(&c)) {
-		fprintf(stderr, "uwind: %s: no DWARF CFI (.debug_frame or"
-			" .eh_frame)%s\n", path, c.eh.e_machine == EM_ARM ?
-			"; ARM GCC writes it only with -g" : "");
+	nocfi = open_cfi(&c);
+	if (!nocfi && list_fdes(&c, &f, &n)) {
+		fprintf(stderr, "uwind: out of memory\n");
 		goto out;
 	}
-	if (list_fdes(&c, &f, &n)) {
-		fprintf(stderr, "uwind: out of memory\n");
+	for (i = 0; i < n; i++)
+		usable += fde_usable(&c, &f[i]);
+	if (!usable && arm_is_elf32(c.elf)) {
+		ret = ehabi_breakpad(&c, out);
+		goto out;
+	}
+	if (nocfi) {
+		fprintf(stderr, "uwind: %s: no DWARF CFI (.debug_frame or"
+			" .eh_frame)\n", path);
 		goto out;
 	}
 	qsort(f, n, sizeof(*f), fde_cmp);
 	print_module(&c, out);
 	for (i = 0; i < n; i++) {
-		/* Dead code's FDEs keep address 0 (or -1, -2): skip them. */
-		if (!f[i].len || f[i].start < c.load || !f[i].start ||
-		    f[i].start + f[i].len < f[i].start ||
-		    (c.eh.e_ident[EI_CLASS] != ELFCLASS64 &&
-		     f[i].start >= 0xfffffffeu)) {
+		if (!fde_usable(&c, &f[i])) {
 			c.skipped++;
 			continue;
 		}

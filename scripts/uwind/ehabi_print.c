@@ -21,6 +21,8 @@
  * Other answers: `ADDR none` (no entry covers it, or it is not in an
  * executable section), `ADDR cantunwind` (EXIDX_CANTUNWIND), `ADDR
  * refuse` (opcode 80 00), `ADDR error MESSAGE` (a malformed entry).
+ *
+ * The ELF file, the symbols and the synthetic frame: ehabi_rules.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,278 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "uwind.h"
-
-#ifndef SHT_ARM_EXIDX
-#define SHT_ARM_EXIDX	0x70000001
-#endif
-#ifndef PT_ARM_EXIDX
-#define PT_ARM_EXIDX	0x70000001
-#endif
-#ifndef EM_ARM
-#define EM_ARM		40
-#endif
-
-struct sym {
-	uint64_t addr, size;
-	const char *name;
-	char kind;		/* 'f' FUNC, 'a'/'t'/'d' mapping symbol */
-	char thumb;
-};
-
-struct range {
-	uint64_t lo, hi;
-};
-
-struct arm_elf {
-	const char *path;
-	int fd;
-	Elf *elf;
-	void *xbuf, *tbuf;
-	struct uw_span exidx, extab;
-	uint64_t exidx_off;	/* file offset, for the header line */
-	const char *exidx_name;
-	bool be;
-	struct uw_ehabi eh;
-	struct sym *syms;
-	size_t nsyms;
-	struct range *text;
-	size_t ntext;
-};
-
-static void *copy_out(Elf *elf, uint64_t off, uint64_t size)
-{
-	size_t fsize;
-	char *img = elf_rawfile(elf, &fsize);
-	void *p;
-
-	if (!img || off > fsize || size > fsize - off)
-		return NULL;
-	p = malloc(size ? size : 1);
-	if (p)
-		memcpy(p, img + off, size);
-	return p;
-}
-
-static bool is_arm(Elf *elf)
-{
-	GElf_Ehdr eh;
-
-	return elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
-	       eh.e_machine == EM_ARM && eh.e_ident[EI_CLASS] == ELFCLASS32;
-}
-
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* FUNC symbols from .symtab (read first) before .dynsym ones. */
-	return x < y ? -1 : x > y;
-}
-
-static void add_text(struct arm_elf *a, uint64_t lo, uint64_t hi)
-{
-	struct range *r = realloc(a->text, (a->ntext + 1) * sizeof(*r));
-
-	if (!r)
-		return;
-	a->text = r;
-	r[a->ntext].lo = lo;
-	r[a->ntext].hi = hi;
-	a->ntext++;
-}
-
-/* FUNC and mapping symbols of one symbol table section. */
-static void read_syms(struct arm_elf *a, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n;
-	GElf_Sym s;
-
-	if (!d || !sh->sh_entsize)
-		return;
-	n = sh->sh_size / sh->sh_entsize;
-	for (i = 0; i < n; i++) {
-		const char *name;
-		struct sym *ns, *t;
-		char kind = 0;
-
-		if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
-			continue;
-		name = elf_strptr(a->elf, sh->sh_link, s.st_name);
-		if (!name)
-			continue;
-		if (GELF_ST_TYPE(s.st_info) == STT_FUNC && *name)
-			kind = 'f';
-		else if (name[0] == '$' && strchr("atd", name[1]) &&
-			 (name[2] == 0 || name[2] == '.'))
-			kind = name[1];
-		if (!kind)
-			continue;
-		ns = realloc(a->syms, (a->nsyms + 1) * sizeof(*ns));
-		if (!ns)
-			return;
-		a->syms = ns;
-		t = &ns[a->nsyms++];
-		t->addr = kind == 'f' ? s.st_value & ~(GElf_Addr)1 : s.st_value;
-		t->size = s.st_size;
-		t->name = name;
-		t->kind = kind;
-		t->thumb = kind == 'f' ? (char)(s.st_value & 1) : kind == 't';
-	}
-}
-
-static void arm_close(struct arm_elf *a)
-{
-	free(a->xbuf);
-	free(a->tbuf);
-	free(a->syms);
-	free(a->text);
-	if (a->elf)
-		elf_end(a->elf);
-	if (a->fd >= 0)
-		close(a->fd);
-	memset(a, 0, sizeof(*a));
-	a->fd = -1;
-}
-
-/* The PT_LOAD segment holding vaddr, as the extab span (no sections). */
-static int segment_extab(struct arm_elf *a, uint64_t vaddr)
-{
-	size_t i, n;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(a->elf, &n))
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(a->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz)
-			continue;
-		a->tbuf = copy_out(a->elf, ph.p_offset, ph.p_filesz);
-		if (!a->tbuf)
-			return -1;
-		a->extab.data = a->tbuf;
-		a->extab.size = ph.p_filesz;
-		a->extab.addr = ph.p_vaddr;
-		return 0;
-	}
-	return -1;
-}
-
-/* Sections first, then PT_ARM_EXIDX: 0 loaded, 1 no table, -1 error. */
-static int find_tables(struct arm_elf *a)
-{
-	GElf_Shdr sh, xsh = { 0 }, tsh = { 0 };
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, i, n;
-	GElf_Phdr ph;
-
-	if (!elf_getshdrstrndx(a->elf, &shstrndx)) {
-		while ((scn = elf_nextscn(a->elf, scn))) {
-			const char *name;
-
-			if (!gelf_getshdr(scn, &sh))
-				continue;
-			name = elf_strptr(a->elf, shstrndx, sh.sh_name);
-			if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)
-				read_syms(a, scn, &sh);
-			if ((sh.sh_flags & SHF_EXECINSTR) &&
-			    (sh.sh_flags & SHF_ALLOC) && sh.sh_size)
-				add_text(a, sh.sh_addr, sh.sh_addr + sh.sh_size);
-			if (sh.sh_type == SHT_NOBITS || !name)
-				continue;
-			if (!xsh.sh_type && (sh.sh_type == SHT_ARM_EXIDX ||
-					     !strcmp(name, ".ARM.exidx")))
-				xsh = sh;
-			else if (!tsh.sh_type && !strcmp(name, ".ARM.extab"))
-				tsh = sh;
-		}
-	}
-	if (a->nsyms)
-		qsort(a->syms, a->nsyms, sizeof(*a->syms), cmp_sym);
-	if (xsh.sh_type) {
-		a->exidx_name = ".ARM.exidx";
-		a->exidx_off = xsh.sh_offset;
-		a->exidx.addr = xsh.sh_addr;
-		a->exidx.size = xsh.sh_size;
-		a->xbuf = copy_out(a->elf, xsh.sh_offset, xsh.sh_size);
-		if (tsh.sh_type) {
-			a->extab.addr = tsh.sh_addr;
-			a->extab.size = tsh.sh_size;
-			a->tbuf = copy_out(a->elf, tsh.sh_offset, tsh.sh_size);
-			if (!a->tbuf)
-				return -1;
-			a->extab.data = a->tbuf;
-		}
-		if (!a->xbuf)
-			return -1;
-		a->exidx.data = a->xbuf;
-		return 0;
-	}
-	if (elf_getphdrnum(a->elf, &n))
-		return 1;
-	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(a->elf, (int)i, &ph))
-			continue;
-		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && !a->ntext)
-			add_text(a, ph.p_vaddr, ph.p_vaddr + ph.p_memsz);
-	}
-	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(a->elf, (int)i, &ph) ||
-		    ph.p_type != PT_ARM_EXIDX)
-			continue;
-		a->exidx_name = "PT_ARM_EXIDX";
-		a->exidx_off = ph.p_offset;
-		a->exidx.addr = ph.p_vaddr;
-		a->exidx.size = ph.p_filesz;
-		a->xbuf = copy_out(a->elf, ph.p_offset, ph.p_filesz);
-		if (!a->xbuf)
-			return -1;
-		a->exidx.data = a->xbuf;
-		/* extab lives in the same read-only segment. */
-		segment_extab(a, ph.p_vaddr);
-		return 0;
-	}
-	return 1;
-}
-
-static int arm_open(struct arm_elf *a, const char *path)
-{
-	GElf_Ehdr ehdr;
-	int err;
-
-	memset(a, 0, sizeof(*a));
-	a->path = path;
-	elf_version(EV_CURRENT);
-	a->fd = open(path, O_RDONLY);
-	if (a->fd < 0) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	a->elf = elf_begin(a->fd, ELF_C_READ_MMAP, NULL);
-	if (!a->elf || !is_arm(a->elf) || !gelf_getehdr(a->elf, &ehdr)) {
-		fprintf(stderr, "uwind: %s: not a 32-bit ARM ELF file\n", path);
-		return -1;
-	}
-	a->be = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	err = find_tables(a);
-	if (err) {
-		fprintf(stderr, "uwind: %s: %s\n", path, err > 0 ?
-			"no .ARM.exidx section" :
-			"cannot read the ARM unwind tables");
-		return -1;
-	}
-	err = uw_ehabi_init(&a->eh, &a->exidx,
-			    a->extab.data ? &a->extab : NULL, a->be);
-	if (err) {
-		fprintf(stderr, "uwind: %s: bad .ARM.exidx: %s\n", path,
-			uw_strerror(err));
-		return -1;
-	}
-	return 0;
-}
+#include "ehabi_rules.h"
 
 /* Is argv[1] an ARM ELF file (the EHABI commands handle it)? */
 bool ehabi_wanted(int argc, char **argv)
@@ -316,63 +47,11 @@ bool ehabi_wanted(int argc, char **argv)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf) {
-		arm = is_arm(elf);
+		arm = arm_is_elf32(elf);
 		elf_end(elf);
 	}
 	close(fd);
 	return arm;
-}
-
-/* The FUNC symbol starting exactly at addr (Thumb bit ignored). */
-static const char *sym_at(const struct arm_elf *a, uint64_t addr)
-{
-	size_t lo = 0, hi = a->nsyms, mid;
-
-	addr &= ~(uint64_t)1;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (a->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < a->nsyms && a->syms[lo].addr == addr; lo++)
-		if (a->syms[lo].kind == 'f')
-			return a->syms[lo].name;
-	return NULL;
-}
-
-/* Thumb code at addr: see the comment at the top. */
-static bool is_thumb(const struct arm_elf *a, uint64_t addr)
-{
-	const struct sym *map = NULL, *fn = NULL;
-	size_t i;
-
-	if (addr & 1)
-		return true;
-	for (i = 0; i < a->nsyms && a->syms[i].addr <= addr; i++) {
-		if (a->syms[i].kind == 'a' || a->syms[i].kind == 't')
-			map = &a->syms[i];
-		else if (a->syms[i].kind == 'd')
-			map = NULL;
-		else if (addr < a->syms[i].addr + a->syms[i].size && !fn)
-			fn = &a->syms[i];
-	}
-	if (map)
-		return map->thumb;
-	return fn && fn->thumb;
-}
-
-static bool in_text(const struct arm_elf *a, uint64_t addr)
-{
-	size_t i;
-
-	if (!a->ntext)
-		return true;
-	for (i = 0; i < a->ntext; i++)
-		if (addr >= a->text[i].lo && addr < a->text[i].hi)
-			return true;
-	return false;
 }
 
 /* ---- dump ---- */
@@ -543,7 +222,8 @@ static void print_ops(const struct arm_elf *a, const struct uw_ehabi_ops *ops)
 
 static void print_addr(const struct arm_elf *a, uint64_t addr)
 {
-	const char *name = sym_at(a, addr);
+	const struct arm_sym *s = arm_func_at(a, addr);
+	const char *name = s ? s->name : NULL;
 
 	printf("0x%llx", (unsigned long long)addr);
 	if (name)
@@ -628,78 +308,20 @@ int cmd_ehabi_dump(int argc, char **argv)
 
 /* ---- lookup: the opcodes run on a synthetic frame ---- */
 
-#define SYN_SP		0x10000000u
-#define SYN_REG(n)	(0x20000000u + ((uint32_t)(n) << 24))	/* r0-r14 */
-#define SYN_MARK(k)	(0x90000000u + ((uint32_t)(k) << 16))
-#define SYN_NEAR	0x800000	/* a value within this of its base */
-#define SYN_READS	4096
-
-struct syn_mem {
-	uint32_t addr[SYN_READS];	/* read k was at addr[k] */
-	unsigned int n;
-};
-
-static int syn_read(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	struct syn_mem *m = ctx;
-	uint32_t v;
-	uint8_t *p = dst;
-
-	if (len != 4 || m->n >= SYN_READS)
-		return -1;
-	m->addr[m->n] = (uint32_t)addr;
-	v = SYN_MARK(m->n);
-	m->n++;
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-	return 0;
-}
-
-static bool near(uint32_t v, uint32_t base, int32_t *off)
-{
-	int64_t d = (int64_t)v - base;
-
-	if (d <= -SYN_NEAR || d >= SYN_NEAR)
-		return false;
-	*off = (int32_t)d;
-	return true;
-}
-
-/* The stack read a marker value came from: its index, and the offset. */
-static bool marker(const struct syn_mem *m, uint32_t v, unsigned int *k,
-		   int32_t *off)
-{
-	uint32_t d;
-
-	if (v < SYN_MARK(0) || v >= SYN_MARK(SYN_READS))
-		return false;
-	d = v - SYN_MARK(0);
-	*k = (d + 0x8000) >> 16;
-	if (*k >= m->n)
-		return false;
-	*off = (int32_t)(v - SYN_MARK(*k));
-	return true;
-}
-
 /* A value as base+offset: sp, rN, or [a stack slot]. */
 static void syn_desc(FILE *f, const struct syn_mem *m, uint32_t v, int depth)
 {
 	unsigned int n, k;
 	int32_t off;
 
-	if (near(v, SYN_SP, &off)) {
-		fprintf(f, "sp%+d", off);
+	if (syn_reg_off(v, &n, &off)) {
+		if (n == 13)
+			fprintf(f, "sp%+d", off);
+		else
+			fprintf(f, "r%u%+d", n, off);
 		return;
 	}
-	for (n = 0; n <= 14; n++) {
-		if (n != 13 && near(v, SYN_REG(n), &off)) {
-			fprintf(f, "r%u%+d", n, off);
-			return;
-		}
-	}
-	if (depth < 4 && marker(m, v, &k, &off)) {
+	if (depth < 4 && syn_marker(m, v, &k, &off)) {
 		fputc('[', f);
 		syn_desc(f, m, m->addr[k], depth + 1);
 		fputc(']', f);
@@ -729,7 +351,7 @@ static void syn_rule(const struct syn_mem *m, uint32_t cfa, uint32_t v,
 			return;
 		}
 	}
-	if (marker(m, v, &k, &off) && !off) {
+	if (syn_marker(m, v, &k, &off) && !off) {
 		d = (int64_t)m->addr[k] - cfa;
 		if (d > -SYN_NEAR && d < SYN_NEAR) {
 			printf("c%+d", (int)d);
@@ -743,13 +365,12 @@ static int lookup_one(const struct arm_elf *a, uint64_t addr,
 		      struct syn_mem *m)
 {
 	struct uw_ehabi_entry e;
-	struct uw_walk_cfg cfg;
 	struct uw_regs r;
-	unsigned int n, fpreg = is_thumb(a, addr) ? 7 : 11;
+	unsigned int fpreg = arm_is_thumb(a, addr) ? 7 : 11;
 	int err;
 
 	printf("0x%llx", (unsigned long long)addr);
-	if (!in_text(a, addr & ~(uint64_t)1)) {
+	if (!arm_in_text(a, addr & ~(uint64_t)1)) {
 		printf(" none\n");
 		return 0;
 	}
@@ -762,16 +383,7 @@ static int lookup_one(const struct arm_elf *a, uint64_t addr,
 		printf(" cantunwind\n");
 		return 0;
 	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mem.read = syn_read;
-	cfg.mem.ctx = m;
-	m->n = 0;
-	memset(&r, 0, sizeof(r));
-	for (n = 0; n <= 14; n++)
-		uw_reg_set(&r, n, n == 13 ? SYN_SP : SYN_REG(n));
-	uw_reg_set(&r, 15, addr);
-	err = err ? err : uw_ehabi_exec(&a->eh, &e.ops, &cfg, &r);
+	err = err ? err : syn_exec(a, &e, addr, m, &r);
 	if (err == UW_EREFUSE) {
 		printf(" refuse\n");
 		return 0;

@@ -5,7 +5,11 @@
 #                  them), hostile blobs, a walk, the generator's encoders
 #   selfunwind.sh  ARM and Thumb-2 programs that unwind themselves under
 #                  qemu-arm with the table `uwind convert` builds from
-#                  their DWARF CFI, plus the tool's dump/lookup/convert
+#                  their DWARF CFI (-g) and, built without -g, from their
+#                  EHABI tables; plus the tool's dump/lookup/convert
+#   ehabi-cfi.sh   `uwind convert --breakpad` on ARM files without DWARF
+#                  CFI (STACK CFI from .ARM.exidx) against `uwind lookup`,
+#                  readelf -u's opcode text and the Chrome table made of it
 
 CHT_DIR := $(O)/selftests/chrome
 
@@ -55,6 +59,43 @@ $(CHT_DIR)/selfunwind-%.chrome: $(CHT_DIR)/selfunwind-%.sym $(TOOL)
 	$(TOOL) convert --chrome $< -o $@
 
 ALL_TARGETS += $(CHT_CROSS_OUT)
+
+# Without -g, with -fasynchronous-unwind-tables: EHABI only, so `uwind
+# convert --breakpad` takes the STACK CFI from .ARM.exidx.  In eh/ (the
+# patterns above would take eh-arm for a mode).  The core too without
+# -g, or its .debug_frame would be the program's DWARF CFI.
+CHT_EH_LIB_CFLAGS := $(filter-out -g,$(CHT_ARM_LIB_CFLAGS)) \
+	-fasynchronous-unwind-tables
+CHT_EH_LIB_OBJS := $(LIB_SRCS:lib/%.c=$(CHT_DIR)/eh/armlib/%.o)
+CHT_EH_PROG_CFLAGS := $(filter-out -g -funwind-tables,$(CHT_PROG_CFLAGS)) \
+	-fasynchronous-unwind-tables -DSELFUNWIND_EHABI
+CHT_EH_OUT := $(foreach m,$(CHT_MODES),$(CHT_DIR)/eh/selfunwind-$(m) \
+	$(CHT_DIR)/eh/selfunwind-$(m).sym $(CHT_DIR)/eh/selfunwind-$(m).chrome \
+	$(CHT_DIR)/eh/prog-$(m))
+
+$(CHT_DIR)/eh/armlib/%.o: lib/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CHT_CROSS) $(CHT_EH_LIB_CFLAGS) -c $< -o $@
+
+$(CHT_DIR)/eh/selfunwind-%: selftests/chrome/selfunwind.c \
+		$(CHT_EH_LIB_OBJS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CHT_CROSS) $(CHT_EH_PROG_CFLAGS) -m$* -o $@ $< $(CHT_EH_LIB_OBJS)
+
+$(CHT_DIR)/eh/selfunwind-%.sym: $(CHT_DIR)/eh/selfunwind-% $(TOOL)
+	$(TOOL) convert --breakpad $< >$@.tmp && mv $@.tmp $@
+
+$(CHT_DIR)/eh/selfunwind-%.chrome: $(CHT_DIR)/eh/selfunwind-%.sym $(TOOL)
+	$(TOOL) convert --chrome $< -o $@
+
+# selftests/ehabi's programs (locals big and small, alloca, varargs,
+# callee-saved and VFP registers), dynamic, EHABI only.
+$(CHT_DIR)/eh/prog-%: $(wildcard selftests/ehabi/src/*.c)
+	@mkdir -p $(dir $@)
+	$(CHT_CROSS) -O2 -fasynchronous-unwind-tables -mfpu=vfpv3-d16 \
+		-mfloat-abi=hard -m$* -o $@ $(wildcard selftests/ehabi/src/*.c)
+
+ALL_TARGETS += $(CHT_EH_OUT)
 endif
 
 $(CHT_DIR)/run-selfunwind: selftests/chrome/build.mk
@@ -62,6 +103,11 @@ $(CHT_DIR)/run-selfunwind: selftests/chrome/build.mk
 	printf '#!/bin/sh\nexec sh selftests/chrome/selfunwind.sh %s\n' '$(O)' >$@
 	chmod +x $@
 
-ALL_TARGETS += $(CHT_DIR)/run-selfunwind
-TESTS += $(CHT_DIR)/run-selfunwind
+$(CHT_DIR)/run-ehabi-cfi: selftests/chrome/build.mk
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh selftests/chrome/ehabi-cfi.sh %s\n' '$(O)' >$@
+	chmod +x $@
+
+ALL_TARGETS += $(CHT_DIR)/run-selfunwind $(CHT_DIR)/run-ehabi-cfi
+TESTS += $(CHT_DIR)/run-selfunwind $(CHT_DIR)/run-ehabi-cfi
 endif

@@ -3,14 +3,16 @@
 #
 # Chrome tables end to end, in TAP:
 #  - the ARM and Thumb-2 selfunwind programs under qemu-arm, each with the
-#    table `uwind convert` made from its own DWARF CFI (their TAP lines
-#    are renumbered into this stream);
+#    table `uwind convert` made from its own DWARF CFI, and built again
+#    without -g (eh-*) with the table made from its EHABI tables (their TAP
+#    lines are renumbered into this stream);
 #  - `uwind convert --breakpad` against binutils: every FDE row's CFA and
 #    saved registers, rebuilt from the STACK CFI records, equal what
 #    `readelf -wF` says (ARM programs, the host's libc and uwind, and
 #    Debian's arm64 libc if installed);
-#  - `uwind lookup --chrome` at every prologue row of the programs gives
-#    the CFA and return address rule of their STACK CFI records;
+#  - `uwind lookup --chrome` at every prologue row of the programs (both
+#    builds) gives the CFA and return address rule of their STACK CFI
+#    records;
 #  - `uwind dump --chrome` shows the frame-pointer and b2 instructions.
 #
 # usage: selfunwind.sh [O]
@@ -39,10 +41,18 @@ emit() {	# status description
 }
 
 # ---- self-unwinding under qemu-arm ----
-for m in arm thumb; do
-	prog=$D/selfunwind-$m
+# eh-*: built without -g, the table made from the EHABI tables.
+prog_of() {	# variant -> mode and program path in $m, $prog, $tag
+	case $1 in
+	eh-*) m=${1#eh-}; prog=$D/eh/selfunwind-$m; tag="EHABI " ;;
+	*) m=$1; prog=$D/selfunwind-$m; tag= ;;
+	esac
+}
+
+for v in arm thumb eh-arm eh-thumb; do
+	prog_of "$v"
 	if [ ! -x "$prog" ] || ! command -v qemu-arm >/dev/null 2>&1; then
-		emit skip "selfunwind $m" "no cross build or qemu-arm"
+		emit skip "selfunwind $v" "no cross build or qemu-arm"
 		continue
 	fi
 	qemu-arm "$prog" "$prog.chrome" >"$tmp/out" 2>&1
@@ -54,14 +64,14 @@ for m in arm thumb; do
 		"ok "*|"not ok "*)
 			st=ok
 			case $line in "not ok "*) st=fail ;; esac
-			emit "$st" "selfunwind $(printf '%s' "$line" |
+			emit "$st" "selfunwind $tag$(printf '%s' "$line" |
 				sed 's/^\(not \)\{0,1\}ok [0-9]* - //')"
 			lines=$((lines + 1))
 			;;
 		esac
 	done <"$tmp/out"
 	if [ "$rc" -ne 0 ] && [ "$lines" -eq 0 ]; then
-		emit fail "selfunwind $m ran (status $rc)"
+		emit fail "selfunwind $v ran (status $rc)"
 	fi
 done
 
@@ -108,10 +118,10 @@ cfi_diff "arm64 libc.so.6" /usr/aarch64-linux-gnu/lib/libc.so.6 \
 # ---- lookup --chrome against the STACK CFI records ----
 # Rows up to each function's epilogue: the CFA offset never falls and,
 # once on a frame register, the CFA stays there.
-for m in arm thumb; do
-	prog=$D/selfunwind-$m
+for v in arm thumb eh-arm eh-thumb; do
+	prog_of "$v"
 	if [ ! -r "$prog.chrome" ]; then
-		emit skip "lookup --chrome = STACK CFI: $m" "no cross build"
+		emit skip "lookup --chrome = STACK CFI: $v" "no cross build"
 		continue
 	fi
 	load=$(arm-linux-gnueabihf-readelf -lW "$prog" |
@@ -125,11 +135,16 @@ for m in arm thumb; do
 			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v
 	}
-	/^STACK CFI INIT / { f = 1; done = 0; reg = 0; off = 0; ra = "lr"
-		addr = hex($4); first = 6 }
+	# A function with a CFA loaded from the stack (from EHABI: the sp
+	# popped) is refused by the table: its rows are left out.
+	function flush() { if (!deref) printf "%s", rows; rows = "" }
+	/^STACK CFI INIT / { flush(); f = 1; done = 0; reg = 0; off = 0
+		ra = "lr"; deref = 0; addr = hex($4); first = 6 }
 	/^STACK CFI [0-9a-f]/ { addr = hex($3); first = 4 }
 	/^STACK CFI / && f && !done {
 		for (i = first; i <= NF; i++) {
+			if ($i == ".cfa:" && $(i + 4) == "^")
+				deref = 1
 			if ($i == ".cfa:") {
 				if (reg || $(i + 2) + 0 < off) { done = 1; next }
 				base = $(i + 1); off = $(i + 2) + 0
@@ -138,18 +153,20 @@ for m in arm thumb; do
 			if ($i == ".ra:")
 				ra = ($(i + 1) == ".cfa") ? "c" $(i + 2) : $(i + 1)
 		}
-		printf "0x%x cfa=%s+%d ra=%s\n", addr + hex(load), base, off, ra
-	}' "$prog.sym" >"$tmp/want"
+		rows = rows sprintf("0x%x cfa=%s+%d ra=%s\n", addr + hex(load),
+				    base, off, ra)
+	}
+	END { flush() }' "$prog.sym" >"$tmp/want"
 	cut -d' ' -f1 "$tmp/want" >"$tmp/addrs"
 	# shellcheck disable=SC2046
 	"$U" lookup --chrome "$prog.chrome" --text "0x$load" $thumb \
 		$(cat "$tmp/addrs") | sed 's/ fp=.*//' >"$tmp/got"
 	rows=$(wc -l <"$tmp/want")
 	if [ "$rows" -gt 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
-		emit ok "lookup --chrome = STACK CFI: $m ($rows prologue rows)"
+		emit ok "lookup --chrome = STACK CFI: $v ($rows prologue rows)"
 	else
 		diff "$tmp/want" "$tmp/got" | head -5 | sed 's/^/# /'
-		emit fail "lookup --chrome = STACK CFI: $m ($rows rows)"
+		emit fail "lookup --chrome = STACK CFI: $v ($rows rows)"
 	fi
 	"$U" dump --chrome "$prog.chrome" --text "0x$load" >"$tmp/dump"
 	fpreg=r11
@@ -157,9 +174,9 @@ for m in arm thumb; do
 	if grep -q "vsp = $fpreg\$" "$tmp/dump" &&
 	   grep -q '^        0xb2 .*vsp = vsp + ' "$tmp/dump" &&
 	   grep -q 'refuse to unwind' "$tmp/dump"; then
-		emit ok "dump --chrome: $m table shows vsp = $fpreg, b2 and refuse"
+		emit ok "dump --chrome: $v table shows vsp = $fpreg, b2 and refuse"
 	else
-		emit fail "dump --chrome: $m table shows vsp = $fpreg, b2 and refuse"
+		emit fail "dump --chrome: $v table shows vsp = $fpreg, b2 and refuse"
 	fi
 done
 

@@ -740,6 +740,31 @@ static void test_generator(void)
 	row_vec(".cfa: r7 8 +", 16, 1, 2, NULL, 0, 0);
 	row_vec("r4: r4", 8, 0, 0, NULL, 0, 0);
 	row_vec(".cfa: sp 6 +", 0, 0, -1, NULL, 0, 0);
+	/*
+	 * Rows from EHABI (uwind convert --breakpad without DWARF CFI): the
+	 * frame register and the pushes in one row; a variadic function's
+	 * r0-r3 above the pushed lr; a CFA loaded from the stack.  Bytes
+	 * derived by hand from the EHABI opcodes that say the same.
+	 */
+	/* Thumb: vsp = r7; pop {r7, lr} */
+	row_vec(".cfa: r7 8 + .ra: .cfa -4 + ^ r7: .cfa -8 + ^", 0, 0, 1,
+		B(0x97, 0x84, 0x08), 8);
+	/* ARM: vsp = r11; vsp -= 4; pop {r11, lr} */
+	row_vec(".cfa: r11 4 + .ra: .cfa -4 + ^ r11: .cfa -8 + ^", 0, 0, 1,
+		B(0x9b, 0x40, 0x84, 0x80), 4);
+	/* vsp = r7; pop {r3} (as vsp += 4); pop {r4-r7, lr} */
+	row_vec(".cfa: r7 24 + .ra: .cfa -4 + ^ r3: .cfa -24 + ^"
+		" r4: .cfa -20 + ^ r5: .cfa -16 + ^ r6: .cfa -12 + ^"
+		" r7: .cfa -8 + ^", 0, 0, 1, B(0x97, 0x00, 0xab), 24);
+	/* vsp += 8; pop {lr}; pop {r1-r3} (as vsp += 12) */
+	row_vec(".cfa: sp 24 + .ra: .cfa -16 + ^ r1: .cfa -12 + ^"
+		" r2: .cfa -8 + ^ r3: .cfa -4 + ^", 0, 0, 1,
+		B(0x01, 0x84, 0x00, 0x02), 24);
+	/* r7 and lr not next to each other: no single pop restores them */
+	row_vec(".cfa: r7 16 + .ra: .cfa -4 + ^ r7: .cfa -12 + ^", 0, 0, -1,
+		NULL, 0, 0);
+	/* the sp popped: the CFA is loaded from the stack */
+	row_vec(".cfa: sp 84 + ^ .ra: sp 92 + ^", 0, 0, -1, NULL, 0, 0);
 
 	in = fmemopen((void *)sym, sizeof(sym) - 1, "r");
 	ret = in ? cg_parse_sym(in, &fs, NULL) : -1;
