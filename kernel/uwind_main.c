@@ -1,154 +1,156 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * uwind kernel module: skeleton.
+ * uwind kernel module: correct user callchains for programs built without
+ * frame pointers, from their SFrame tables, for every user of the
+ * kernel's user callchain (perf -g, bpf_get_stack, ftrace stacktraces).
  *
- * Hooks the kernel's user callchain collection (perf_callchain_user) with an
- * ftrace_ops that may rewrite the saved instruction pointer (IPMODIFY), so a
- * later version can divert it to an SFrame-based walker built on lib/.  For
- * now the callback only counts calls; the count is in
- * /sys/kernel/debug/uwind/stats.
- *
- * At load the core from lib/ is exercised once (SFrame header checks on
- * hand-built tables) to show that it is linked in and runs in kernel
- * context.
+ * insmod with no parameters is all it takes: from then on every process,
+ * new or already running, is covered.  /sys/kernel/debug/uwind/ holds:
+ *   enable   Y/N, writable (the "enable" parameter's value)
+ *   stats    counters, "key value" lines
+ *   tables   each registered process and its executable mappings
+ *   gc       write anything: drop the tables of processes that are gone
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/module.h>
-#include <linux/kernel.h>
-#include <linux/ftrace.h>
 #include <linux/debugfs.h>
-#include <linux/seq_file.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
-#include <linux/atomic.h>
+#include <linux/seq_file.h>
+#include "uwind_kmod.h"
 
-#include <uwind/uwind.h>
-#include <uwind/sframe.h>
+bool uw_enable = true;
+module_param_named(enable, uw_enable, bool, 0644);
+MODULE_PARM_DESC(enable, "walk user callchains with uwind (default: yes)");
 
-#define UW_HOOK_SYM	"perf_callchain_user"
+unsigned int uw_max_table_kb = 64 * 1024;
+module_param_named(max_table_kb, uw_max_table_kb, uint, 0644);
+MODULE_PARM_DESC(max_table_kb, "largest SFrame section accepted, KiB (default 65536)");
 
-/*
- * Calls of the hook, and among them those made from inside this module
- * (which a replacement walker calling the original must not divert).
- */
-static DEFINE_PER_CPU(unsigned long, uw_hook_calls);
-static atomic_long_t uw_hook_self_calls = ATOMIC_LONG_INIT(0);
-static struct dentry *uw_debugfs_dir;
-static int uw_core_failures;
+unsigned int uw_rescan_ms = 100;
+module_param_named(rescan_ms, uw_rescan_ms, uint, 0644);
+MODULE_PARM_DESC(rescan_ms, "least time between two scans of a process, ms (default 100)");
 
-static unsigned long uw_sum_calls(void)
+static DEFINE_PER_CPU(unsigned long[UW_ST_COUNT], uw_stats);
+static DEFINE_PER_CPU(unsigned long[UW_STOP_COUNT], uw_stops);
+
+static const char *const uw_stat_names[UW_ST_COUNT] = {
+	[UW_ST_SAMPLES] = "samples",
+	[UW_ST_PASSED] = "passed_to_kernel",
+	[UW_ST_FRAMES_SFRAME] = "frames_sframe",
+	[UW_ST_FRAMES_FP] = "frames_fp",
+	[UW_ST_FRAMES_SIGFRAME] = "frames_sigframe",
+	[UW_ST_TABLES_LOADED] = "tables_loaded",
+	[UW_ST_TABLES_REJECTED] = "tables_rejected",
+	[UW_ST_SCANS] = "scans",
+	[UW_ST_LAZY_REQUESTS] = "lazy_requests",
+};
+
+static const char *const uw_stop_keys[UW_STOP_COUNT] = {
+	[UW_STOP_NONE] = "stop_none",
+	[UW_STOP_OUTERMOST] = "stop_outermost",
+	[UW_STOP_END] = "stop_end",
+	[UW_STOP_NO_INFO] = "stop_no_info",
+	[UW_STOP_READ_FAULT] = "stop_read_fault",
+	[UW_STOP_NO_PROGRESS] = "stop_no_progress",
+	[UW_STOP_DEPTH] = "stop_depth",
+	[UW_STOP_BAD_DATA] = "stop_bad_data",
+};
+
+void uw_stat_inc(enum uw_stat s)
+{
+	this_cpu_inc(uw_stats[s]);
+}
+
+void uw_stat_stop(unsigned int stop)
+{
+	if (stop < UW_STOP_COUNT)
+		this_cpu_inc(uw_stops[stop]);
+}
+
+static unsigned long uw_sum(unsigned long __percpu *v)
 {
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(uw_hook_calls, cpu);
+		sum += *per_cpu_ptr(v, cpu);
 	return sum;
 }
 
-/*
- * Runs in the context of perf_callchain_user(): NMI or hard irq.  Must not
- * sleep, fault or take locks.  FTRACE_OPS_FL_RECURSION makes ftrace guard
- * against recursion for us.
- */
-static void notrace uw_hook(unsigned long ip, unsigned long parent_ip,
-			    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+void uw_stats_show(struct seq_file *m)
 {
-	this_cpu_inc(uw_hook_calls);
-	if (within_module(parent_ip, THIS_MODULE))
-		atomic_long_inc(&uw_hook_self_calls);
+	unsigned int i;
+
+	for (i = 0; i < UW_ST_COUNT; i++)
+		seq_printf(m, "%s %lu\n", uw_stat_names[i],
+			   uw_sum(&uw_stats[i]));
+	for (i = UW_STOP_OUTERMOST; i < UW_STOP_COUNT; i++)
+		seq_printf(m, "%s %lu\n", uw_stop_keys[i], uw_sum(&uw_stops[i]));
+	seq_printf(m, "mms %d\n", atomic_read(&uw_nr_mms));
+	seq_printf(m, "files %d\n", atomic_read(&uw_nr_files));
+	seq_printf(m, "bytes_held %ld\n", atomic_long_read(&uw_bytes_held));
 }
 
-static struct ftrace_ops uw_ops = {
-	.func = uw_hook,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_RECURSION,
-};
-
-static int uw_stats_show(struct seq_file *m, void *v)
+static int uw_dbg_stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "hook_calls %lu\n", uw_sum_calls());
-	seq_printf(m, "hook_calls_from_module %ld\n",
-		   atomic_long_read(&uw_hook_self_calls));
-	seq_printf(m, "core_selftest_failures %d\n", uw_core_failures);
+	uw_stats_show(m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(uw_stats);
+DEFINE_SHOW_ATTRIBUTE(uw_dbg_stats);
 
-/*
- * Checks of the core, run once at load from hand-built SFrame headers (the
- * layout is SFrame's, see include/uwind/sframe.h): a well-formed empty V2
- * table is accepted, a wrong magic and a truncated header are refused.
- * Returns the number of checks that failed.
- */
-static int uw_core_check(const char *what, const u8 *data, size_t size,
-			 bool want_ok, int want_err)
+static int uw_dbg_tables_show(struct seq_file *m, void *v)
 {
-	struct uw_sframe sf;
-	struct uw_span span = { .data = data, .size = size, .addr = 0x400000 };
-	int err = uw_sframe_init(&sf, &span);
-	bool good = want_ok ? err == 0 : (want_err ? err == want_err : err < 0);
+	uw_tables_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uw_dbg_tables);
 
-	pr_info("core: %s: %d (%s)%s\n", what, err, uw_strerror(err),
-		good ? "" : " UNEXPECTED");
-	return good ? 0 : 1;
+static ssize_t uw_gc_write(struct file *f, const char __user *buf,
+			   size_t len, loff_t *pos)
+{
+	uw_gc();
+	/* Let the grace period pass and the frees run before returning. */
+	synchronize_rcu();
+	rcu_barrier();
+	uw_tables_flush();
+	return len;
 }
 
-static int uw_core_selftest(void)
-{
-	static const u8 good[UW_SFRAME_HDR_SIZE] = {
-		0xe2, 0xde,		/* magic 0xdee2, little endian */
-		2,			/* version 2 */
-		UW_SFRAME_F_FDE_SORTED,
-		UW_SFRAME_ABI_AMD64_LE,
-		0, (u8)-8,		/* fixed fp offset, fixed ra offset */
-		0,			/* auxhdr_len */
-		/* num_fdes, num_fres, fre_len, fdeoff, freoff: all 0 */
-	};
-	static const u8 bad_magic[UW_SFRAME_HDR_SIZE] = {
-		0xe2, 0xdf, 2, UW_SFRAME_F_FDE_SORTED, UW_SFRAME_ABI_AMD64_LE,
-	};
-	int fails = 0;
+static const struct file_operations uw_gc_fops = {
+	.owner = THIS_MODULE,
+	.write = uw_gc_write,
+};
 
-	fails += uw_core_check("empty V2 table", good, sizeof(good), true, 0);
-	fails += uw_core_check("bad magic", bad_magic, sizeof(bad_magic),
-			       false, UW_EMAGIC);
-	fails += uw_core_check("truncated header", good, sizeof(good) - 1,
-			       false, 0);
-	return fails;
-}
+static struct dentry *uw_dir;
 
 static int __init uw_init(void)
 {
 	int ret;
 
-	uw_core_failures = uw_core_selftest();
-
-	ret = ftrace_set_filter(&uw_ops, UW_HOOK_SYM, strlen(UW_HOOK_SYM), 1);
+	ret = uw_tables_init();
+	if (ret)
+		return ret;
+	ret = uw_hook_init();
 	if (ret) {
-		pr_err("cannot filter on %s: %d\n", UW_HOOK_SYM, ret);
+		uw_tables_exit();
 		return ret;
 	}
-	ret = register_ftrace_function(&uw_ops);
-	if (ret) {
-		pr_err("cannot register the ftrace hook: %d\n", ret);
-		ftrace_free_filter(&uw_ops);
-		return ret;
-	}
-
-	uw_debugfs_dir = debugfs_create_dir("uwind", NULL);
-	debugfs_create_file("stats", 0444, uw_debugfs_dir, NULL,
-			    &uw_stats_fops);
-	pr_info("hooked %s\n", UW_HOOK_SYM);
+	uw_dir = debugfs_create_dir("uwind", NULL);
+	debugfs_create_bool("enable", 0644, uw_dir, &uw_enable);
+	debugfs_create_file("stats", 0444, uw_dir, NULL, &uw_dbg_stats_fops);
+	debugfs_create_file("tables", 0444, uw_dir, NULL, &uw_dbg_tables_fops);
+	debugfs_create_file("gc", 0200, uw_dir, NULL, &uw_gc_fops);
+	pr_info("user callchains from SFrame tables: on\n");
 	return 0;
 }
 
 static void __exit uw_exit(void)
 {
-	debugfs_remove_recursive(uw_debugfs_dir);
-	unregister_ftrace_function(&uw_ops);
-	ftrace_free_filter(&uw_ops);
-	pr_info("unhooked after %lu calls\n", uw_sum_calls());
+	debugfs_remove_recursive(uw_dir);
+	uw_hook_exit();
+	uw_tables_exit();
+	pr_info("unloaded\n");
 }
 
 module_init(uw_init);

@@ -428,24 +428,29 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	exact = cur->depth == 0 || (cur->flags & UW_FRAME_SIGNAL);
 	cur->flags = 0;
 
-	/* A kernel signal frame: the interrupted registers are all on the stack. */
-	if (!(cfg->flags & UW_WALK_NO_SIGFRAME)) {
-		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
-		if (ret < 0)
-			return end_walk(cur, stop_for(ret), ret);
-		if (ret > 0) {
-			cur->source = UW_SRC_SIGFRAME;
-			cur->flags = UW_FRAME_SIGNAL;
-			goto stepped;
-		}
-	}
-
 	lookup = code_addr(cfg, pc);
 	if (!exact && lookup)
 		lookup--;		/* inside the call, not after it */
 	ret = table_step(cur, cfg, ai, lookup, &ra_in_reg, &new_sp);
 	if (ret == 0)
 		return end_walk(cur, UW_STOP_OUTERMOST, 0);
+
+	/*
+	 * No table row: a kernel signal frame, whose interrupted registers
+	 * are all on the stack?  Sigreturn trampolines (libc, the vDSO,
+	 * qemu's page) carry no SFrame, and checking only here spares every
+	 * covered frame a read of its code (costly in a kernel NMI).
+	 */
+	if (ret == UW_ENOENT && !(cfg->flags & UW_WALK_NO_SIGFRAME)) {
+		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
+		if (ret > 0) {
+			cur->source = UW_SRC_SIGFRAME;
+			cur->flags = UW_FRAME_SIGNAL;
+			goto stepped;
+		}
+		if (ret == 0)
+			ret = UW_ENOENT;
+	}
 	if (ret == UW_ENOENT && !(cfg->flags & UW_WALK_NO_FP)) {
 		cur->source = UW_SRC_FP;
 		ret = fp_step(cur, cfg, ai, &new_sp);

@@ -6,6 +6,10 @@
 #   make module       build $(O)/kernel/mod/uwind.ko
 #   make kernel-tests run the kernel tests alone
 #
+# The guest programs go to $(KT_OUT), their shared libraries to
+# $(KT_OUT)/lib, which the guest has at /root/lib (the programs' run path).
+# Always gcc: --gsframe is a GNU as option.
+#
 # Left out of the ASan build (SAN=1): nothing here is sanitized.
 
 ifeq ($(SAN),)
@@ -15,26 +19,94 @@ KMOD := $(O)/kernel/mod/uwind.ko
 KMOD_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) $(LIB_SRCS) \
 	$(wildcard lib/*.h include/uwind/*.h)
 
-.PHONY: module kernel-tests
+.PHONY: module kernel-tests kernel-progs
 module: $(KMOD)
 
 $(KMOD): $(KMOD_SRCS) scripts/build-module.sh scripts/kernel-env.sh
 	O=$(O) sh scripts/build-module.sh $(O)/kernel/mod >/dev/null
 
-# The leaf program: static, frame pointers everywhere (leaf functions too),
-# so the stock kernel unwinder gives the whole chain.
+KT_CC := gcc
+KT_WARN := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+# Programs without frame pointers, with SFrame: what the module is for.
+KT_SF := $(KT_WARN) -fomit-frame-pointer -fno-optimize-sibling-calls \
+	-Wa,--gsframe
+# Frame pointers everywhere (leaf functions too), no SFrame.
+KT_FP := $(KT_WARN) -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls
+KT_RPATH := -Wl,-rpath,/root/lib
+KT_LIB := $(KT_OUT)/lib
+
+# The leaf program, static, with frame pointers: the stock kernel unwinder
+# gives its whole chain (the reference).
 $(KT_OUT)/leaf-fp: selftests/kernel/leaf.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static \
-		-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
-		-fno-optimize-sibling-calls -o $@ $<
+	$(KT_CC) $(KT_FP) -static -o $@ $<
 
-KT_TEST := sh,selftests/kernel/basic.sh,$(O)
+# The same program as distributions build it today: dynamic, no frame
+# pointers; with SFrame.
+$(KT_OUT)/leaf-sf: selftests/kernel/leaf.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
 
-kernel-tests: $(KMOD) $(KT_OUT)/leaf-fp
+$(KT_LIB)/libuwchain.so: selftests/kernel/uwlib.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -fPIC -shared -Wl,-soname,libuwchain.so \
+		-DLIB_FUNC=lib_enter -o $@ $<
+
+$(KT_LIB)/libuwfp.so: selftests/kernel/uwlib.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_FP) -fPIC -shared -Wl,-soname,libuwfp.so \
+		-DLIB_FUNC=fp_lib_func -o $@ $<
+
+# main -> lib_enter (libuwchain.so) -> chain_cb -> chain_leaf: linked ...
+$(KT_OUT)/chain: selftests/kernel/chain.c $(KT_LIB)/libuwchain.so
+	$(KT_CC) $(KT_SF) -DLIB_FUNC=lib_enter -o $@ $< \
+		-L$(KT_LIB) -luwchain $(KT_RPATH)
+
+# ... and dlopen'ed.
+$(KT_OUT)/chain-dl: selftests/kernel/chain.c $(KT_LIB)/libuwchain.so
+	$(KT_CC) $(KT_SF) -DLIB_FUNC=lib_enter -DCHAIN_DLOPEN -o $@ $<
+
+# main -> fp_lib_func (libuwfp.so: frame pointers, no SFrame) -> ...
+$(KT_OUT)/chain-fp: selftests/kernel/chain.c $(KT_LIB)/libuwfp.so
+	$(KT_CC) $(KT_SF) -DLIB_FUNC=fp_lib_func -o $@ $< \
+		-L$(KT_LIB) -luwfp $(KT_RPATH)
+
+$(KT_OUT)/threads: selftests/kernel/threads.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -pthread -o $@ $<
+
+# Short-lived: static (quick to start) and dynamic (maps libuwchain.so).
+$(KT_OUT)/tiny: selftests/kernel/tiny.c selftests/kernel/uwlib.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -static -o $@ $^
+
+$(KT_OUT)/tiny-dyn: selftests/kernel/tiny.c $(KT_LIB)/libuwchain.so
+	$(KT_CC) $(KT_SF) -o $@ $< -L$(KT_LIB) -luwchain $(KT_RPATH)
+
+# Copies of leaf-sf with a damaged SFrame section, one per kind.
+$(KT_OUT)/sframe-corrupt: selftests/kernel/sframe-corrupt.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $<
+
+KT_BAD_KINDS := badmagic hugefdes freoob fdeoob garbage frejunk
+KT_BAD := $(KT_BAD_KINDS:%=$(KT_OUT)/bad-%)
+$(KT_OUT)/bad-%: $(KT_OUT)/leaf-sf $(KT_OUT)/sframe-corrupt
+	$(KT_OUT)/sframe-corrupt $* $< $@.tmp && chmod +x $@.tmp && \
+		mv $@.tmp $@
+
+KT_PROGS := $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
+	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
+	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD)
+
+kernel-progs: $(KT_PROGS)
+
+KT_TEST := sh,selftests/kernel/kernel.sh,$(O)
+
+kernel-tests: $(KMOD) $(KT_PROGS)
 	@sh scripts/run-tests.sh $(KT_TEST)
 
-ALL_TARGETS += $(KMOD) $(KT_OUT)/leaf-fp
+ALL_TARGETS += $(KMOD) $(KT_PROGS)
 # One word: run-tests.sh turns the commas into spaces.
 TESTS += $(KT_TEST)
 

@@ -2,9 +2,8 @@
 /*
  * leaf: spend its time in a leaf function at the end of a known call chain
  * (main -> a -> b -> c), for perf to sample.  Usage: leaf [MILLISECONDS]
- * (default 1000).  Built statically so the guest needs no libraries; how
- * it is built (frame pointers or not, SFrame or not) is the caller's
- * choice.
+ * (default 1000).  How it is built (static or not, frame pointers or not,
+ * SFrame or not) is the caller's choice: see selftests/kernel/build.mk.
  */
 #include <stdio.h>
 #include <stdlib.h>

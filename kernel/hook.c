@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The user callchain walker that replaces perf_callchain_user().
+ *
+ * An ftrace_ops with SAVE_REGS | IPMODIFY, filtered on the function,
+ * points the saved instruction pointer at uw_callchain_user(), which has
+ * the same signature: every user of the kernel's user callchain (perf
+ * samples, bpf_get_stack, ftrace stack traces) then gets uwind's walk.
+ * A call made from inside this module is let through, which is how
+ * uw_callchain_user() hands a sample it does not handle (32-bit tasks,
+ * vm86, uwind switched off) back to the kernel's own walker.
+ *
+ * It runs in NMI or hard-irq context: no sleeping, no locks, no faults.
+ * Stack words are read with copy_from_user_nofault(); the tables are
+ * kernel copies found under rcu_read_lock().  A sample from a process, or
+ * at a pc, that the tables do not know yet asks for a scan (tables.c) and
+ * is walked with frame pointers meanwhile, as the kernel would have.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <linux/uaccess.h>
+#include <asm/ptrace.h>
+#include "uwind_kmod.h"
+
+#define UW_HOOK_SYM	"perf_callchain_user"
+
+typedef void (*uw_callchain_fn)(struct perf_callchain_entry_ctx *,
+				struct pt_regs *);
+
+/* perf_callchain_user itself, learnt from the first hook call. */
+static unsigned long uw_orig_ip;
+
+/*
+ * The walker's state is too large for an NMI stack, so it lives per CPU,
+ * one slot per context that can interrupt another: task, softirq, hard
+ * irq, NMI.
+ */
+struct uw_walk_slot {
+	struct uw_cursor cur;
+	struct uw_regs start;
+};
+
+static DEFINE_PER_CPU(struct uw_walk_slot[4], uw_slots);
+
+static unsigned int uw_context_level(void)
+{
+	if (in_nmi())
+		return 3;
+	if (in_hardirq())
+		return 2;
+	if (in_serving_softirq())
+		return 1;
+	return 0;
+}
+
+/*
+ * User memory, never faulting.  copy_from_user_nofault() also checks that
+ * the user address space is the one loaded (nmi_uaccess_okay(), which is
+ * not exported); once one read has passed that check the walk's aligned
+ * 8-byte stack reads take the cheaper path the kernel's own walker uses:
+ * __get_user() with page faults disabled.
+ */
+struct uw_read_ctx {
+	bool checked;
+};
+
+static int uw_user_read(void *ctx, u64 addr, void *dst, size_t len)
+{
+	struct uw_read_ctx *c = ctx;
+	const void __user *p = (const void __user *)addr;
+	u64 v;
+	int ret;
+
+	if (!c->checked || len != 8 || !IS_ALIGNED(addr, 8)) {
+		if (copy_from_user_nofault(dst, p, len))
+			return -EFAULT;
+		c->checked = true;
+		return 0;
+	}
+	if (!access_ok(p, 8))
+		return -EFAULT;
+	pagefault_disable();
+	ret = __get_user(v, (const u64 __user *)p);
+	pagefault_enable();
+	if (ret)
+		return -EFAULT;
+	memcpy(dst, &v, 8);
+	return 0;
+}
+
+/* The user registers in DWARF numbering: all sixteen and the pc. */
+static void uw_regs_from_pt(struct uw_regs *r, const struct pt_regs *regs)
+{
+	r->valid = 0;
+	uw_reg_set(r, 0, regs->ax);
+	uw_reg_set(r, 1, regs->dx);
+	uw_reg_set(r, 2, regs->cx);
+	uw_reg_set(r, 3, regs->bx);
+	uw_reg_set(r, 4, regs->si);
+	uw_reg_set(r, 5, regs->di);
+	uw_reg_set(r, UW_X86_64_RBP, regs->bp);
+	uw_reg_set(r, UW_X86_64_RSP, regs->sp);
+	uw_reg_set(r, 8, regs->r8);
+	uw_reg_set(r, 9, regs->r9);
+	uw_reg_set(r, 10, regs->r10);
+	uw_reg_set(r, 11, regs->r11);
+	uw_reg_set(r, 12, regs->r12);
+	uw_reg_set(r, 13, regs->r13);
+	uw_reg_set(r, 14, regs->r14);
+	uw_reg_set(r, 15, regs->r15);
+	uw_reg_set(r, UW_X86_64_RIP, regs->ip);
+}
+
+static void uw_count_frame(u8 source)
+{
+	switch (source) {
+	case UW_SRC_SFRAME:
+		uw_stat_inc(UW_ST_FRAMES_SFRAME);
+		break;
+	case UW_SRC_FP:
+		uw_stat_inc(UW_ST_FRAMES_FP);
+		break;
+	case UW_SRC_SIGFRAME:
+		uw_stat_inc(UW_ST_FRAMES_SIGFRAME);
+		break;
+	}
+}
+
+static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
+			 struct pt_regs *regs, struct uw_cursor *cur,
+			 struct uw_regs *start)
+{
+	struct uw_read_ctx rctx = { .checked = false };
+	struct uw_walk_cfg cfg = {
+		.arch = UW_ARCH_X86_64,
+		.mem = { .read = uw_user_read, .ctx = &rctx },
+		.max_depth = entry->max_stack + 1,
+	};
+	struct uw_kmm *kmm;
+	int ret;
+
+	kmm = uw_kmm_find(current->mm);
+	if (kmm) {
+		cfg.mods = kmm->mods;
+		cfg.nmods = kmm->n;
+	}
+	uw_regs_from_pt(start, regs);
+	if (uw_cursor_init(cur, &cfg, start))
+		return;
+	/* A pc no mapping covers: the process or the library is new. */
+	if (cur->module == UW_NO_MODULE)
+		uw_request_scan(kmm);
+	for (;;) {
+		ret = uw_step(cur, &cfg);
+		if (ret <= 0)
+			break;
+		uw_count_frame(cur->source);
+		if (cur->module == UW_NO_MODULE)
+			uw_request_scan(kmm);
+		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP]))
+			return;
+	}
+	uw_stat_stop(cur->stop);
+}
+
+/* Same signature as perf_callchain_user(), which it stands in for. */
+static void notrace uw_callchain_user(struct perf_callchain_entry_ctx *entry,
+				      struct pt_regs *regs)
+{
+	struct uw_walk_slot *slot;
+	unsigned long orig = READ_ONCE(uw_orig_ip);
+
+	if (!READ_ONCE(uw_enable) || !user_64bit_mode(regs) ||
+	    (regs->flags & X86_VM_MASK)) {
+		/*
+		 * Not a tail call: the hook lets the original run only when
+		 * it is called from this module, so the return address must
+		 * be ours.  The barrier keeps the compiler from making it a
+		 * jump.
+		 */
+		if (orig)
+			((uw_callchain_fn)orig)(entry, regs);
+		barrier();
+		uw_stat_inc(UW_ST_PASSED);
+		return;
+	}
+	uw_stat_inc(UW_ST_SAMPLES);
+	perf_callchain_store(entry, regs->ip);
+
+	preempt_disable_notrace();
+	rcu_read_lock();
+	slot = this_cpu_ptr(&uw_slots[uw_context_level()]);
+	uw_walk_user(entry, regs, &slot->cur, &slot->start);
+	rcu_read_unlock();
+	preempt_enable_notrace();
+}
+
+static void notrace uw_hook(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	/* Our own call of the original: let it run. */
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+	if (!READ_ONCE(uw_orig_ip))
+		WRITE_ONCE(uw_orig_ip, ip);
+	ftrace_instruction_pointer_set(fregs, (unsigned long)uw_callchain_user);
+}
+
+static struct ftrace_ops uw_ops = {
+	.func = uw_hook,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+		 FTRACE_OPS_FL_RECURSION,
+};
+
+int uw_hook_init(void)
+{
+	int ret;
+
+	ret = ftrace_set_filter(&uw_ops, UW_HOOK_SYM, strlen(UW_HOOK_SYM), 1);
+	if (ret) {
+		pr_err("cannot filter on %s: %d\n", UW_HOOK_SYM, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&uw_ops);
+	if (ret) {
+		pr_err("cannot hook %s: %d\n", UW_HOOK_SYM, ret);
+		ftrace_free_filter(&uw_ops);
+	}
+	return ret;
+}
+
+void uw_hook_exit(void)
+{
+	unregister_ftrace_function(&uw_ops);
+	ftrace_free_filter(&uw_ops);
+	/*
+	 * A caller diverted just before the unregistration may still be in
+	 * uw_callchain_user(): it runs with preemption off, so a grace
+	 * period waits for it.
+	 */
+	synchronize_rcu();
+}

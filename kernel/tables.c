@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * SFrame tables for the processes the module unwinds.
+ *
+ * Two levels.  A struct uw_kfile holds one ELF file's PT_GNU_SFRAME
+ * section, copied into kernel memory once, checked whole, and shared
+ * (refcounted) by every process that maps the file.  A struct uw_kmm
+ * describes one address space: its executable mappings, each with the
+ * file's table and the mapping's load bias, in the array form the core's
+ * walker takes.  The hook finds a uw_kmm by mm in an RCU hash table and
+ * only reads it; it never walks VMAs (6.1 frees them without RCU) and
+ * never touches a file.
+ *
+ * Everything that reads files or VMAs runs on the module's workqueue, in
+ * task context: at exec (the sched_process_exec tracepoint queues a scan)
+ * and lazily, when a sample meets a process or a pc not yet known (NMI or
+ * IRQ -> irq_work -> work).  A workqueue rather than task_work: 6.1 does
+ * not export task_work_cancel, so a task_work still pending at unload
+ * (its task asleep in a syscall) would call into freed module text; work
+ * items can be flushed.
+ *
+ * Tables of processes that are gone are dropped by uw_gc(), which the
+ * exec and exit tracepoints schedule; each uw_kmm pins its mm_struct
+ * (mmgrab) so the pointer used as a key cannot be reused meanwhile.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/elf.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/irq_work.h>
+#include <linux/kref.h>
+#include <linux/llist.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include "uwind_kmod.h"
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554
+#endif
+
+#define UW_MAX_LOADS	16	/* PT_LOAD segments remembered per file */
+#define UW_MAX_PHDRS	128
+#define UW_MAX_MAPS	1024	/* executable mappings per process */
+
+enum uw_kfile_status { UW_KF_NONE, UW_KF_SFRAME, UW_KF_REJECTED };
+
+static const char *const uw_kf_names[] = { "none", "sframe", "rejected" };
+
+struct uw_load {
+	u64 vaddr, off, filesz;
+};
+
+/* One ELF file's table, shared by every mapping of the file. */
+struct uw_kfile {
+	struct list_head node;
+	struct kref ref;
+	/* Identity: the same inode, unchanged since it was read. */
+	dev_t dev;
+	unsigned long ino;
+	u32 gen;
+	struct timespec64 mtime;
+	loff_t size;
+
+	int status;
+	u8 *data;
+	size_t len;
+	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
+	u32 nloads;
+	struct uw_load loads[UW_MAX_LOADS];
+	size_t bytes;
+};
+
+/* One executable mapping of a process. */
+struct uw_kmap {
+	struct uw_kfile *kf;
+	char name[48];
+};
+
+static LIST_HEAD(uw_files);
+static DEFINE_MUTEX(uw_files_lock);
+
+static DEFINE_HASHTABLE(uw_mm_hash, 8);
+static DEFINE_MUTEX(uw_mm_lock);	/* writers; the hook reads under RCU */
+
+static struct workqueue_struct *uw_wq;
+static LLIST_HEAD(uw_free_list);
+static void uw_free_work_fn(struct work_struct *w);
+static DECLARE_WORK(uw_free_work, uw_free_work_fn);
+static void uw_gc_work_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(uw_gc_work, uw_gc_work_fn);
+
+/*
+ * Scan order: a request takes a number, a scan takes one when it starts
+ * reading the mappings.  A request is answered by any scan that started
+ * after it (jiffies are too coarse for that: a scan made during exec, of
+ * a half-built address space, must not answer the request exec makes).
+ */
+static atomic_long_t uw_scan_seq = ATOMIC_LONG_INIT(0);
+
+atomic_long_t uw_bytes_held = ATOMIC_LONG_INIT(0);
+atomic_t uw_nr_mms = ATOMIC_INIT(0), uw_nr_files = ATOMIC_INIT(0);
+
+/* ---- files ---- */
+
+static int uw_read_at(struct file *f, void *buf, size_t len, loff_t pos)
+{
+	ssize_t r = kernel_read(f, buf, len, &pos);
+
+	return r == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * Check every FDE, FRE and row once, so the hook only ever meets tables
+ * that decode: a malformed section is refused here, counted once.
+ */
+static int uw_validate(const struct uw_sframe *sf)
+{
+	struct uw_sframe_fde fde;
+	struct uw_sframe_fre fre;
+	struct uw_row row;
+	u64 prev = 0;
+	u32 i, j, off;
+	int err;
+
+	for (i = 0; i < sf->num_fdes; i++) {
+		err = uw_sframe_fde(sf, i, &fde);
+		if (err)
+			return err;
+		if (i && fde.func_start < prev)
+			return UW_EUNSORTED;
+		prev = fde.func_start;
+		off = fde.fre_off;
+		for (j = 0; j < fde.num_fres; j++) {
+			err = uw_sframe_fre(sf, &fde, &off, &fre);
+			err = err ? err : uw_sframe_row(sf, &fde, &fre, &row);
+			if (err)
+				return err;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Read the ELF headers and the SFrame section of f into kf. */
+static void uw_kfile_load(struct uw_kfile *kf, struct file *f)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
+	struct uw_span span;
+	int i, sfr = -1, err;
+
+	kf->status = UW_KF_NONE;
+	if (uw_read_at(f, &eh, sizeof(eh), 0) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+	    eh.e_phentsize != sizeof(*ph) || !eh.e_phnum ||
+	    eh.e_phnum > UW_MAX_PHDRS)
+		return;
+	ph = kmalloc_array(eh.e_phnum, sizeof(*ph), GFP_KERNEL);
+	if (!ph)
+		return;
+	if (uw_read_at(f, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && kf->nloads < UW_MAX_LOADS) {
+			kf->loads[kf->nloads].vaddr = ph[i].p_vaddr;
+			kf->loads[kf->nloads].off = ph[i].p_offset;
+			kf->loads[kf->nloads++].filesz = ph[i].p_filesz;
+		} else if (ph[i].p_type == PT_GNU_SFRAME) {
+			sfr = i;
+		}
+	}
+	if (sfr < 0)
+		goto out;
+
+	kf->status = UW_KF_REJECTED;
+	if (!ph[sfr].p_filesz ||
+	    ph[sfr].p_filesz > (u64)uw_max_table_kb * 1024)
+		goto rejected;
+	kf->data = kvmalloc(ph[sfr].p_filesz, GFP_KERNEL);
+	if (!kf->data)
+		goto rejected;
+	kf->len = ph[sfr].p_filesz;
+	if (uw_read_at(f, kf->data, kf->len, ph[sfr].p_offset))
+		goto rejected;
+	span.data = kf->data;
+	span.size = kf->len;
+	span.addr = ph[sfr].p_vaddr;
+	err = uw_sframe_init(&kf->sf, &span);
+	if (!err && kf->sf.arch != UW_ARCH_X86_64)
+		err = UW_EARCH;
+	err = err ? err : uw_validate(&kf->sf);
+	if (err) {
+		pr_info_ratelimited("%pD: SFrame section refused: %s\n", f,
+				    uw_strerror(err));
+		goto rejected;
+	}
+	kf->status = UW_KF_SFRAME;
+	uw_stat_inc(UW_ST_TABLES_LOADED);
+	goto out;
+
+rejected:
+	uw_stat_inc(UW_ST_TABLES_REJECTED);
+	kvfree(kf->data);
+	kf->data = NULL;
+	kf->len = 0;
+out:
+	kfree(ph);
+}
+
+static bool uw_kfile_match(const struct uw_kfile *kf, const struct inode *in)
+{
+	return kf->dev == in->i_sb->s_dev && kf->ino == in->i_ino &&
+	       kf->gen == in->i_generation &&
+	       timespec64_equal(&kf->mtime, &in->i_mtime) &&
+	       kf->size == i_size_read(in);
+}
+
+/* The table of f, loaded on first use; a reference for the caller. */
+static struct uw_kfile *uw_kfile_get(struct file *f)
+{
+	struct inode *in = file_inode(f);
+	struct uw_kfile *kf;
+
+	mutex_lock(&uw_files_lock);
+	list_for_each_entry(kf, &uw_files, node) {
+		if (uw_kfile_match(kf, in)) {
+			kref_get(&kf->ref);
+			goto out;
+		}
+	}
+	kf = kzalloc(sizeof(*kf), GFP_KERNEL);
+	if (!kf)
+		goto out;
+	kref_init(&kf->ref);
+	kf->dev = in->i_sb->s_dev;
+	kf->ino = in->i_ino;
+	kf->gen = in->i_generation;
+	kf->mtime = in->i_mtime;
+	kf->size = i_size_read(in);
+	uw_kfile_load(kf, f);
+	kf->bytes = sizeof(*kf) + kf->len;
+	atomic_long_add(kf->bytes, &uw_bytes_held);
+	atomic_inc(&uw_nr_files);
+	list_add(&kf->node, &uw_files);
+out:
+	mutex_unlock(&uw_files_lock);
+	return kf;
+}
+
+static void uw_kfile_release(struct kref *ref)
+	__releases(&uw_files_lock)
+{
+	struct uw_kfile *kf = container_of(ref, struct uw_kfile, ref);
+
+	list_del(&kf->node);
+	mutex_unlock(&uw_files_lock);
+	atomic_long_sub(kf->bytes, &uw_bytes_held);
+	atomic_dec(&uw_nr_files);
+	kvfree(kf->data);
+	kfree(kf);
+}
+
+static void uw_kfile_put(struct uw_kfile *kf)
+{
+	if (kf)
+		kref_put_mutex(&kf->ref, uw_kfile_release, &uw_files_lock);
+}
+
+/* Load bias of a mapping of kf at start, from file offset fo; 0: none. */
+static bool uw_bias(const struct uw_kfile *kf, u64 start, u64 fo, u64 *bias)
+{
+	u32 i;
+
+	for (i = 0; i < kf->nloads; i++) {
+		const struct uw_load *l = &kf->loads[i];
+
+		if ((l->off & PAGE_MASK) <= fo && fo < l->off + l->filesz) {
+			*bias = start - fo - (l->vaddr - l->off);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- processes ---- */
+
+struct uw_kmm *uw_kmm_find(struct mm_struct *mm)
+{
+	struct uw_kmm *kmm;
+
+	hash_for_each_possible_rcu(uw_mm_hash, kmm, node, (unsigned long)mm)
+		if (kmm->mm == mm)
+			return kmm;
+	return NULL;
+}
+
+static struct uw_kmm *uw_kmm_find_locked(struct mm_struct *mm)
+{
+	struct uw_kmm *kmm;
+
+	lockdep_assert_held(&uw_mm_lock);
+	hash_for_each_possible(uw_mm_hash, kmm, node, (unsigned long)mm)
+		if (kmm->mm == mm)
+			return kmm;
+	return NULL;
+}
+
+static void uw_kmm_free_now(struct uw_kmm *kmm)
+{
+	u32 i;
+
+	for (i = 0; i < kmm->n; i++)
+		uw_kfile_put(kmm->maps[i].kf);
+	mmdrop(kmm->mm);
+	atomic_long_sub(kmm->bytes, &uw_bytes_held);
+	atomic_dec(&uw_nr_mms);
+	kvfree(kmm);
+}
+
+/* After a grace period, in task context: file references need the mutex. */
+static void uw_free_work_fn(struct work_struct *w)
+{
+	struct llist_node *list = llist_del_all(&uw_free_list);
+	struct uw_kmm *kmm, *next;
+
+	llist_for_each_entry_safe(kmm, next, list, free_node)
+		uw_kmm_free_now(kmm);
+}
+
+static void uw_kmm_rcu_cb(struct rcu_head *rcu)
+{
+	struct uw_kmm *kmm = container_of(rcu, struct uw_kmm, rcu);
+
+	llist_add(&kmm->free_node, &uw_free_list);
+	queue_work(uw_wq, &uw_free_work);
+}
+
+/* One executable mapping found by the scan. */
+struct uw_vma_snap {
+	u64 start, end, pgoff;
+	struct file *file;
+};
+
+static struct uw_kmm *uw_kmm_alloc(u32 n)
+{
+	size_t size = sizeof(struct uw_kmm) +
+		      n * (sizeof(struct uw_kmap) + sizeof(struct uw_module) +
+			   sizeof(struct uw_sframe));
+	struct uw_kmm *kmm = kvzalloc(size, GFP_KERNEL);
+
+	if (!kmm)
+		return NULL;
+	kmm->bytes = size;
+	kmm->maps = (struct uw_kmap *)(kmm + 1);
+	kmm->mods = (struct uw_module *)(kmm->maps + n);
+	kmm->sfs = (struct uw_sframe *)(kmm->mods + n);
+	return kmm;
+}
+
+/* Fill mapping i of kmm from a snapshot (consumes the file reference). */
+static void uw_kmm_fill(struct uw_kmm *kmm, u32 i, struct uw_vma_snap *v)
+{
+	struct uw_kfile *kf = NULL;
+	u64 bias;
+
+	kmm->mods[i].start = v->start;
+	kmm->mods[i].end = v->end;
+	kmm->mods[i].sframe = NULL;
+	if (!v->file) {
+		strscpy(kmm->maps[i].name, "[anon]", sizeof(kmm->maps[i].name));
+		return;
+	}
+	kf = uw_kfile_get(v->file);
+	snprintf(kmm->maps[i].name, sizeof(kmm->maps[i].name), "%pD",
+		 v->file);
+	fput(v->file);
+	kmm->maps[i].kf = kf;
+	if (kf && kf->status == UW_KF_SFRAME &&
+	    uw_bias(kf, v->start, v->pgoff << PAGE_SHIFT, &bias)) {
+		kmm->sfs[i] = kf->sf;
+		kmm->sfs[i].sec.addr = kf->sf.sec.addr + bias;
+		kmm->mods[i].sframe = &kmm->sfs[i];
+	}
+}
+
+/* Snapshot the executable file mappings of mm; returns how many. */
+static u32 uw_snap_vmas(struct mm_struct *mm, struct uw_vma_snap *snap,
+			int *map_count)
+{
+	struct vm_area_struct *vma;
+	VMA_ITERATOR(vmi, mm, 0);
+	u32 n = 0;
+
+	mmap_read_lock(mm);
+	*map_count = mm->map_count;
+	for_each_vma(vmi, vma) {
+		/*
+		 * Anonymous executable mappings (the vDSO, JIT code) are kept
+		 * too, without a table: a pc there is known, and does not ask
+		 * for a rescan with every sample.
+		 */
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		if (n == UW_MAX_MAPS)
+			break;
+		snap[n].start = vma->vm_start;
+		snap[n].end = vma->vm_end;
+		snap[n].pgoff = vma->vm_pgoff;
+		snap[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+		n++;
+	}
+	mmap_read_unlock(mm);
+	return n;
+}
+
+/* Build and publish the table of task's address space mm. */
+static void uw_scan_mm(struct task_struct *task, struct mm_struct *mm,
+		       unsigned long asked)
+{
+	struct uw_vma_snap *snap;
+	struct uw_kmm *kmm, *old;
+	unsigned long seq;
+	int map_count;
+	u32 i, n;
+
+	/* A scan started after the request already answered it. */
+	rcu_read_lock();
+	old = uw_kmm_find(mm);
+	if (old && old->seq > asked) {
+		rcu_read_unlock();
+		return;
+	}
+	rcu_read_unlock();
+	seq = atomic_long_inc_return(&uw_scan_seq);
+
+	snap = kvmalloc_array(UW_MAX_MAPS, sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	n = uw_snap_vmas(mm, snap, &map_count);
+	kmm = uw_kmm_alloc(n);
+	if (!kmm) {
+		for (i = 0; i < n; i++)
+			if (snap[i].file)
+				fput(snap[i].file);
+		kvfree(snap);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		uw_kmm_fill(kmm, i, &snap[i]);
+	kvfree(snap);
+	kmm->n = n;
+	kmm->mm = mm;
+	mmgrab(mm);
+	kmm->tgid = task->tgid;
+	get_task_comm(kmm->comm, task);
+	kmm->scanned = jiffies;
+	kmm->seq = seq;
+	kmm->map_count = map_count;
+	atomic_long_add(kmm->bytes, &uw_bytes_held);
+	atomic_inc(&uw_nr_mms);
+	uw_stat_inc(UW_ST_SCANS);
+
+	mutex_lock(&uw_mm_lock);
+	old = uw_kmm_find_locked(mm);
+	if (old)
+		hlist_replace_rcu(&old->node, &kmm->node);
+	else
+		hash_add_rcu(uw_mm_hash, &kmm->node, (unsigned long)mm);
+	mutex_unlock(&uw_mm_lock);
+	if (old)
+		call_rcu(&old->rcu, uw_kmm_rcu_cb);
+}
+
+struct uw_scan_req {
+	struct work_struct work;
+	struct task_struct *task;
+	unsigned long asked;
+};
+
+static void uw_scan_work_fn(struct work_struct *w)
+{
+	struct uw_scan_req *req = container_of(w, struct uw_scan_req, work);
+	struct mm_struct *mm = get_task_mm(req->task);
+
+	if (mm) {
+		uw_scan_mm(req->task, mm, req->asked);
+		mmput(mm);
+	}
+	put_task_struct(req->task);
+	kfree(req);
+}
+
+/* Queue a scan of task's mappings; takes over a task reference. */
+static void uw_queue_scan(struct task_struct *task)
+{
+	struct uw_scan_req *req = kmalloc(sizeof(*req), GFP_ATOMIC);
+
+	if (!req) {
+		put_task_struct(task);
+		return;
+	}
+	INIT_WORK(&req->work, uw_scan_work_fn);
+	req->task = task;
+	req->asked = atomic_long_inc_return(&uw_scan_seq);
+	queue_work(uw_wq, &req->work);
+}
+
+/*
+ * Lazy requests from the hook.  An NMI can neither allocate nor queue
+ * work, so it parks the task in a per-CPU slot and raises an irq_work,
+ * which queues the scan from hard-irq context.  One request per CPU is in
+ * flight at a time; the rest are dropped and come back with a later
+ * sample.
+ */
+struct uw_lazy {
+	struct irq_work iw;
+	struct task_struct *task;
+};
+
+static DEFINE_PER_CPU(struct uw_lazy, uw_lazy);
+
+static void uw_lazy_fn(struct irq_work *iw)
+{
+	struct uw_lazy *l = container_of(iw, struct uw_lazy, iw);
+	struct task_struct *task = xchg(&l->task, NULL);
+
+	if (task)
+		uw_queue_scan(task);
+}
+
+void uw_request_scan(struct uw_kmm *kmm)
+{
+	struct uw_lazy *l;
+
+	/*
+	 * A known process is rescanned at most every uw_rescan_ms, unless
+	 * its mappings changed since (ld.so mapping libraries right after
+	 * exec, dlopen): map_count is read racily, a hint is all it is.
+	 */
+	if (kmm && READ_ONCE(current->mm->map_count) == kmm->map_count &&
+	    time_before(jiffies, kmm->scanned + msecs_to_jiffies(uw_rescan_ms)))
+		return;
+	/* Mid-exec the new address space is half built: exec will ask. */
+	if (!current->mm || (current->flags & PF_KTHREAD) ||
+	    current->in_execve)
+		return;
+	l = this_cpu_ptr(&uw_lazy);
+	if (READ_ONCE(l->task))
+		return;
+	/* The task is running: this cannot be its last reference. */
+	get_task_struct(current);
+	if (cmpxchg(&l->task, NULL, current)) {
+		put_task_struct(current);
+		return;
+	}
+	uw_stat_inc(UW_ST_LAZY_REQUESTS);
+	irq_work_queue(&l->iw);
+}
+
+/* ---- garbage collection ---- */
+
+void uw_gc(void)
+{
+	struct hlist_node *tmp;
+	struct uw_kmm *kmm;
+	int bkt;
+
+	mutex_lock(&uw_mm_lock);
+	hash_for_each_safe(uw_mm_hash, bkt, tmp, kmm, node) {
+		if (atomic_read(&kmm->mm->mm_users))
+			continue;
+		hash_del_rcu(&kmm->node);
+		call_rcu(&kmm->rcu, uw_kmm_rcu_cb);
+	}
+	mutex_unlock(&uw_mm_lock);
+}
+
+static void uw_gc_work_fn(struct work_struct *w)
+{
+	uw_gc();
+}
+
+/* Wait for the frees queued so far (debugfs "gc" wants them done). */
+void uw_tables_flush(void)
+{
+	flush_workqueue(uw_wq);
+}
+
+static void uw_gc_soon(void)
+{
+	queue_delayed_work(uw_wq, &uw_gc_work, msecs_to_jiffies(100));
+}
+
+/* ---- tracepoints ---- */
+
+static void uw_on_exec(void *data, struct task_struct *p, pid_t old_pid,
+		       struct linux_binprm *bprm)
+{
+	get_task_struct(p);
+	uw_queue_scan(p);
+	uw_gc_soon();		/* the old address space is gone */
+}
+
+static void uw_on_exit(void *data, struct task_struct *p)
+{
+	uw_gc_soon();
+}
+
+struct uw_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+static struct uw_tp uw_tps[] = {
+	{ "sched_process_exec", uw_on_exec },
+	{ "sched_process_exit", uw_on_exit },
+};
+
+static void uw_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(uw_tps); i++)
+		if (!strcmp(tp->name, uw_tps[i].name))
+			uw_tps[i].tp = tp;
+}
+
+static void uw_tp_unregister(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(uw_tps); i++)
+		if (uw_tps[i].tp)
+			tracepoint_probe_unregister(uw_tps[i].tp,
+						    uw_tps[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/* ---- debugfs listing ---- */
+
+void uw_tables_show(struct seq_file *m)
+{
+	struct uw_kmm *kmm;
+	u32 i;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(uw_mm_hash, bkt, kmm, node) {
+		seq_printf(m, "pid %d %s\n", kmm->tgid, kmm->comm);
+		for (i = 0; i < kmm->n; i++) {
+			struct uw_kfile *kf = kmm->maps[i].kf;
+
+			seq_printf(m, "  %llx-%llx %s %s\n",
+				   kmm->mods[i].start, kmm->mods[i].end,
+				   kmm->maps[i].name,
+				   kf ? uw_kf_names[kf->status] : "none");
+		}
+	}
+	rcu_read_unlock();
+}
+
+/* ---- load and unload ---- */
+
+int uw_tables_init(void)
+{
+	size_t i;
+	int cpu, ret;
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(&per_cpu(uw_lazy, cpu).iw, uw_lazy_fn);
+	uw_wq = alloc_workqueue("uwind", WQ_UNBOUND, 0);
+	if (!uw_wq)
+		return -ENOMEM;
+	for_each_kernel_tracepoint(uw_tp_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(uw_tps); i++) {
+		if (!uw_tps[i].tp) {
+			pr_err("tracepoint %s not found\n", uw_tps[i].name);
+			ret = -ENOENT;
+			goto fail;
+		}
+		ret = tracepoint_probe_register(uw_tps[i].tp, uw_tps[i].probe,
+						NULL);
+		if (ret) {
+			uw_tps[i].tp = NULL;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	uw_tp_unregister();
+	destroy_workqueue(uw_wq);
+	return ret;
+}
+
+/* Called once the hook can no longer run. */
+void uw_tables_exit(void)
+{
+	struct hlist_node *tmp;
+	struct uw_kmm *kmm;
+	int bkt, cpu;
+
+	uw_tp_unregister();
+	for_each_possible_cpu(cpu) {
+		struct uw_lazy *l = &per_cpu(uw_lazy, cpu);
+		struct task_struct *task;
+
+		irq_work_sync(&l->iw);
+		task = xchg(&l->task, NULL);
+		if (task)
+			put_task_struct(task);
+	}
+	cancel_delayed_work_sync(&uw_gc_work);
+	flush_workqueue(uw_wq);		/* pending scans publish, then stop */
+
+	mutex_lock(&uw_mm_lock);
+	hash_for_each_safe(uw_mm_hash, bkt, tmp, kmm, node) {
+		hash_del_rcu(&kmm->node);
+		call_rcu(&kmm->rcu, uw_kmm_rcu_cb);
+	}
+	mutex_unlock(&uw_mm_lock);
+	rcu_barrier();			/* every callback has queued its free */
+	flush_workqueue(uw_wq);
+	destroy_workqueue(uw_wq);
+	WARN_ON(!list_empty(&uw_files));
+}

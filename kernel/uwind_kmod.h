@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * uwind kernel module: what its parts share.
+ *
+ *   uwind_main.c  load/unload, parameters, debugfs
+ *   hook.c        the perf_callchain_user replacement (NMI/IRQ context)
+ *   tables.c      SFrame tables per file and per process (task context)
+ */
+#ifndef UWIND_KMOD_H
+#define UWIND_KMOD_H
+
+#include <linux/types.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <uwind/uwind.h>
+#include <uwind/sframe.h>
+
+/* Module parameters (uwind_main.c). */
+extern bool uw_enable;
+extern unsigned int uw_max_table_kb;
+extern unsigned int uw_rescan_ms;
+
+/* Counters, read through debugfs "stats". */
+enum uw_stat {
+	UW_ST_SAMPLES,		/* callchains walked by uwind */
+	UW_ST_PASSED,		/* callchains left to the kernel's own walker */
+	UW_ST_FRAMES_SFRAME,
+	UW_ST_FRAMES_FP,
+	UW_ST_FRAMES_SIGFRAME,
+	UW_ST_TABLES_LOADED,	/* SFrame sections copied in */
+	UW_ST_TABLES_REJECTED,	/* malformed sections refused */
+	UW_ST_SCANS,		/* process mappings scanned */
+	UW_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
+	UW_ST_COUNT,
+};
+
+void uw_stat_inc(enum uw_stat s);
+void uw_stat_stop(unsigned int stop);
+void uw_stats_show(struct seq_file *m);
+
+/* Bytes of kernel memory held for tables, and objects alive. */
+extern atomic_long_t uw_bytes_held;
+extern atomic_t uw_nr_mms, uw_nr_files;
+
+/*
+ * One process's executable mappings, published with RCU for the hook.
+ * mods[] is what the core's walker takes: sorted, not overlapping, each
+ * pointing at a per-mapping copy of its file's decoded header (sfs[i],
+ * whose section address carries the mapping's load bias).
+ */
+struct uw_kmm {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	struct llist_node free_node;
+	struct mm_struct *mm;		/* held with mmgrab() */
+	pid_t tgid;
+	char comm[TASK_COMM_LEN];
+	unsigned long scanned;		/* jiffies of the scan */
+	unsigned long seq;		/* scan order (tables.c) */
+	int map_count;			/* mm->map_count when scanned */
+	atomic_t rescan;		/* a rescan is queued */
+	size_t bytes;
+	u32 n;
+	struct uw_kmap *maps;
+	struct uw_module *mods;
+	struct uw_sframe *sfs;
+};
+
+/* Tables (tables.c). */
+int uw_tables_init(void);
+void uw_tables_exit(void);
+struct uw_kmm *uw_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
+void uw_request_scan(struct uw_kmm *kmm);		/* any context */
+void uw_gc(void);
+void uw_tables_flush(void);
+void uw_tables_show(struct seq_file *m);
+
+/* The hook (hook.c). */
+int uw_hook_init(void);
+void uw_hook_exit(void);
+
+#endif /* UWIND_KMOD_H */

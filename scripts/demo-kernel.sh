@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# make demo (kernel): boot the installed Debian kernel under QEMU, run the
+# leaf program (main -> a -> b -> c, built -O2 -fomit-frame-pointer
+# -Wa,--gsframe) under `perf record -g` without and then with uwind.ko,
+# and print the two `perf report --stdio` call graphs side by side.
+# DEMO_WIDTH sets the width of one column (default 60).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+O=${O:-build}
+export O
+W=${DEMO_WIDTH:-60}
+
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "demo-kernel: needs an x86-64 host" >&2
+	exit 1
+fi
+make -s --no-print-directory O="$O" module "$O/selftests/kernel/leaf-sf"
+echo "== booting the guest (QEMU, about half a minute under TCG)..."
+rc=0
+log=$(sh scripts/kernel-guest.sh -n demo -T "${UWIND_QEMU_TIMEOUT:-300}" \
+	-t selftests/kernel/guest-demo.sh) || rc=$?
+[ -n "$log" ] || log=$O/kernel/demo.serial.log
+tr -d '\r' < "$log" > "$log.txt"
+
+# part NAME: the lines the guest printed between the markers.
+part()
+{
+	awk -v n="$1" '
+	$0 ~ "^UWDEMO-BEGIN " n "$" { on = 1; next }
+	/^UWDEMO-END/ { on = 0 }
+	on' "$log.txt"
+}
+part without > "$log.without"
+part with > "$log.with"
+if [ "$rc" -ne 0 ] || [ ! -s "$log.without" ] || [ ! -s "$log.with" ]; then
+	echo "demo-kernel: the guest failed (status $rc); its console:" >&2
+	tail -n 40 "$log.txt" >&2
+	exit 1
+fi
+
+echo
+echo "== perf record -e cpu-clock -g ./leaf-sf  (main -> a -> b -> c; no frame pointers, SFrame)"
+echo "== perf report --stdio --no-children, on Debian's 6.1 kernel:"
+echo
+awk -v w="$W" '
+	function cut(s) { return length(s) > w - 1 ? substr(s, 1, w - 2) ">" : s }
+	FNR == 1 { f++ }
+	f == 1 { l[++nl] = $0 }
+	f == 2 { r[++nr] = $0 }
+	END {
+		printf "%-" w "s%s\n", "WITHOUT uwind.ko (stock kernel walker)", "WITH uwind.ko (SFrame)"
+		printf "%-" w "s%s\n", "--------------------------------------", "----------------------"
+		n = nl > nr ? nl : nr
+		for (i = 1; i <= n; i++)
+			printf "%-" w "s%s\n", cut(l[i]), r[i]
+	}' "$log.without" "$log.with"
+echo
+echo "== uwind stats after the second run:"
+part stats | grep -E '^(samples|frames_[a-z]+|tables_[a-z]+|stop_[a-z_]+|scans|lazy_requests) ' |
+	tr '\n' ' ' | fold -s -w 100
+echo

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# kernel-guest.sh -t SCRIPT -n NAME [-T SECONDS] [-a ARGS] [-M]
+#
+# Boot the installed Debian kernel under QEMU with an initramfs holding the
+# guest programs of selftests/kernel (from $O/selftests/kernel, built by
+# "make kernel-progs"), their shared libraries in /root/lib, the helpers
+# selftests/kernel/guest-lib.sh at /root/guest-lib.sh, uwind.ko at
+# /root/uwind.ko (unless -M, or when it is not built) and perf, and run
+# SCRIPT there.  Nothing is loaded at boot: the script loads the module.
+# -a appends ARGS to the kernel command line (the script may read
+# /proc/cmdline).
+# The initramfs is $O/kernel/NAME.cpio, the serial console's log
+# $O/kernel/NAME.serial.log (printed path on stdout).  Exit status: that of
+# scripts/qemu-kernel.sh (the guest script's status, 124 on timeout, 125
+# when the guest did not report).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${O:-build}
+export O
+script="" name="" tmo=${UWIND_QEMU_TIMEOUT:-300} nomod=0 args=""
+while getopts t:n:T:a:M opt; do
+	case $opt in
+	t) script=$OPTARG ;;
+	n) name=$OPTARG ;;
+	T) tmo=$OPTARG ;;
+	a) args=$OPTARG ;;
+	M) nomod=1 ;;
+	*) sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2 ;;
+	esac
+done
+[ -n "$script" ] && [ -n "$name" ] ||
+	{ echo "kernel-guest: -t SCRIPT and -n NAME are required" >&2; exit 2; }
+
+kt=$O/selftests/kernel
+kdir=$O/kernel
+ko=$kdir/mod/uwind.ko
+log=$kdir/$name.serial.log
+mkdir -p "$kdir"
+
+set --
+for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
+    "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/bad-*; do
+	[ -f "$f" ] || continue
+	case $f in *.tmp) continue ;; esac
+	set -- "$@" "$f:/root/${f##*/}"
+	# Whatever the dynamic linker loads for it, where ldd finds it.  Our
+	# own libraries ("not found" here: /root/lib is the guest's) are in
+	# the lib directory.
+	for lib in $(ldd "$f" 2>/dev/null | awk '
+		$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }'); do
+		set -- "$@" "$lib:$lib"
+	done
+done
+[ -d "$kt/lib" ] && set -- "$@" "$kt/lib:/root/lib"
+set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh"
+if [ "$nomod" -eq 0 ] && [ -f "$ko" ]; then
+	set -- "$@" "$ko:/root/uwind.ko"
+fi
+
+initrd=$(sh "$top/scripts/mkinitramfs.sh" -o "$kdir/$name.cpio" \
+	-t "$script" "$@") || exit 1
+
+rc=0
+sh "$top/scripts/qemu-kernel.sh" -q -T "$tmo" -a "$args" -i "$initrd" -l "$log" ||
+	rc=$?
+echo "$log"
+exit $rc

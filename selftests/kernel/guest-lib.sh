@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Helpers for the scripts that run inside the test guest (busybox sh),
+# sourced from /root/guest-lib.sh.  Checks print "UWTAP: ok - ..." or
+# "UWTAP: not ok - ..." (the host numbers them), diagnostics "# ...".
+
+UW_DBG=/sys/kernel/debug/uwind
+UW_KO=/root/uwind.ko
+uw_fails=0
+
+ok()
+{
+	# ok STATUS DESCRIPTION: passes when STATUS is 0.
+	if [ "$1" -eq 0 ]; then
+		echo "UWTAP: ok - $2"
+	else
+		echo "UWTAP: not ok - $2"
+		uw_fails=$((uw_fails + 1))
+	fi
+}
+
+skip() { echo "UWTAP: ok - $1 # SKIP $2"; }
+
+diag() { sed 's/^/# /'; }
+
+# The value of counter $1 in the module's stats file (empty if absent).
+stat_val()
+{
+	awk -v k="$1" '$1 == k { print $2 }' "$UW_DBG/stats" 2>/dev/null
+}
+
+loaded() { grep -q '^uwind ' /proc/modules; }
+
+load() { loaded || insmod "$UW_KO" "$@"; }
+
+unload() { ! loaded || rmmod uwind; }
+
+# at_least PCT PART WHOLE: PART is at least PCT percent of WHOLE (> 0).
+at_least() { [ "$3" -gt 0 ] && [ $(($2 * 100)) -ge $(($3 * $1)) ]; }
+
+# at_most PCT PART WHOLE
+at_most() { [ $(($2 * 100)) -le $(($3 * $1)) ]; }
+
+# pct PART WHOLE: "12.3%" for messages.
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", b ? 100 * a / b : 0 }'; }
+
+# rec OUT [PERF RECORD OPTIONS] -- COMMAND...: perf record -g on the
+# cpu-clock event (the only one without a PMU), quietly, without build-ids
+# (-B: faster), output to OUT.
+# Frequency from UW_FREQ (default 2000).  The module's counters before
+# the run are kept in OUT.stats (see sdelta).
+rec()
+{
+	_o=$1
+	shift
+	snap "$_o.stats"
+	perf record -q -B -e cpu-clock -F "${UW_FREQ:-2000}" -g -o "$_o" "$@" \
+		> "$_o.log" 2>&1
+}
+
+# pscript DATA: the samples as `perf script -F comm,tid,ip,sym,dso`.
+pscript()
+{
+	perf script -i "$1" -F comm,tid,ip,sym,dso 2>"$1.script.err"
+}
+
+# chains COMM CHAIN [tid]: read `perf script -F comm,tid,ip,sym,dso` on
+# stdin.  CHAIN is the expected call chain, innermost first, comma
+# separated (e.g. c,b,a,main).  Among the samples of COMM, count those with
+# any user frame (USER), those whose innermost user frame is CHAIN's first
+# function (INC), and of those the ones whose next user frames are exactly
+# the rest of CHAIN (FULL).  Kernel frames (addresses in the upper half)
+# are skipped.  Prints "USER INC FULL", or with "tid" one line
+# "TID USER INC FULL" per thread.
+chains()
+{
+	awk -v comm="$1" -v chain="$2" -v bytid="${3:-}" '
+	BEGIN { RS = ""; FS = "\n"; k = split(chain, want, ",") }
+	{
+		nh = split($1, h, " ")
+		if (h[1] != comm)
+			next
+		key = bytid == "" ? "all" : h[2]
+		n = 0
+		for (i = 2; i <= NF; i++) {
+			nf = split($i, f, " ")
+			if (nf < 2)
+				continue
+			if (length(f[1]) == 16 && f[1] ~ /^ffff/)
+				continue
+			sym = f[2]
+			sub(/\+0x[0-9a-f]+$/, "", sym)
+			s[++n] = sym
+		}
+		if (n == 0)
+			next
+		keys[key] = 1
+		user[key]++
+		if (s[1] != want[1])
+			next
+		inc[key]++
+		if (n < k)
+			next
+		for (j = 2; j <= k; j++)
+			if (s[j] != want[j])
+				next
+		full[key]++
+	}
+	END {
+		if (bytid == "") {
+			printf "%d %d %d\n", user["all"], inc["all"], full["all"]
+			exit
+		}
+		for (t in keys)
+			printf "%s %d %d %d\n", t, user[t], inc[t], full[t]
+	}'
+}
+
+# seen COMM FIRST [N]: the most frequent user call chains (first N=5
+# frames, innermost first) of COMM's samples whose innermost user frame is
+# FIRST, with their counts: what the unwinder actually gave.
+seen()
+{
+	awk -v comm="$1" -v first="$2" -v depth="${3:-5}" '
+	BEGIN { RS = ""; FS = "\n" }
+	{
+		split($1, h, " ")
+		if (h[1] != comm)
+			next
+		n = 0
+		c = ""
+		for (i = 2; i <= NF && n < depth; i++) {
+			nf = split($i, f, " ")
+			if (nf < 2 || (length(f[1]) == 16 && f[1] ~ /^ffff/))
+				continue
+			sym = f[2]
+			sub(/\+0x[0-9a-f]+$/, "", sym)
+			if (n == 0 && sym != first)
+				next
+			c = n ? c " <- " sym : sym
+			n++
+		}
+		if (n)
+			cnt[c]++
+	}
+	END { for (c in cnt) printf "%6d  %s\n", cnt[c], c }' |
+		sort -rn | head -n 4
+}
+
+# snap FILE: keep the module's counters (nothing if it is not loaded).
+snap() { cat "$UW_DBG/stats" > "$1" 2>/dev/null || : > "$1"; }
+
+# sdelta FILE: the counters that changed since snap FILE, "key +N ...".
+sdelta()
+{
+	[ -r "$UW_DBG/stats" ] || return 0
+	awk 'NR == FNR { v[$1] = $2; next }
+	($1 in v) && $2 != v[$1] { printf "%s %+d ", $1, $2 - v[$1] }
+	END { print "" }' "$1" "$UW_DBG/stats"
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# kernel.sh [O]: the kernel module's tests.  Checks the guest programs on
+# the host (SFrame where expected), boots the installed Debian kernel under
+# QEMU with them, uwind.ko and perf (scripts/kernel-guest.sh), runs
+# selftests/kernel/guest-tests.sh there, and re-prints the guest's "UWTAP:"
+# lines from the serial log as numbered TAP.  Needs "make module
+# kernel-progs" first (selftests/kernel/build.mk).  UWIND_ONLY=part,part
+# runs only those parts of guest-tests.sh (see there).
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+O=${1:-${O:-build}}
+export O
+kt=$O/selftests/kernel
+ko=$O/kernel/mod/uwind.ko
+n=0
+
+echo "TAP version 13"
+tap()
+{
+	n=$((n + 1))
+	echo "$1 $n - $2"
+}
+check() { if [ "$1" -eq 0 ]; then tap ok "$2"; else tap "not ok" "$2"; fi; }
+
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "1..1"
+	echo "ok 1 - kernel tests # SKIP host is not x86-64"
+	exit 0
+fi
+missing=""
+for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
+    "$kt/chain-fp" "$kt/threads" "$kt/tiny" "$kt/tiny-dyn" \
+    "$kt/lib/libuwchain.so" "$kt/lib/libuwfp.so" "$kt/bad-garbage"; do
+	[ -f "$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ]
+check $? "module and guest programs are built${missing:+ (missing:$missing)}"
+[ -z "$missing" ] || { echo "1..$n"; exit 1; }
+
+# The fixtures themselves: SFrame (a PT_GNU_SFRAME segment) exactly where
+# the tests expect it, and no frame pointer setup in the leaf of leaf-sf.
+has_sframe() { readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
+r=0
+for f in leaf-sf chain chain-dl chain-fp threads tiny tiny-dyn \
+    lib/libuwchain.so; do
+	has_sframe "$kt/$f" || { r=1; echo "# $f has no PT_GNU_SFRAME"; }
+done
+for f in leaf-fp lib/libuwfp.so; do
+	! has_sframe "$kt/$f" || { r=1; echo "# $f has PT_GNU_SFRAME"; }
+done
+objdump -d "$kt/leaf-sf" | awk '/^[0-9a-f]+ <c>:/, /^$/' |
+	grep -q 'push.*%rbp' && { r=1; echo "# c() of leaf-sf saves %rbp"; }
+check $r "fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf without frame pointers"
+
+log=$(sh "$top/scripts/kernel-guest.sh" -n kernel-tests \
+	-T "${UWIND_QEMU_TIMEOUT:-400}" \
+	-a "${UWIND_ONLY:+uwind_only=$UWIND_ONLY}" \
+	-t "$top/selftests/kernel/guest-tests.sh")
+rc=$?
+[ -n "$log" ] || log=$O/kernel/kernel-tests.serial.log
+if [ ! -f "$log" ]; then
+	tap "not ok" "guest booted (no serial log; status $rc)"
+	echo "1..$n"
+	exit 1
+fi
+
+# The guest's lines, numbered; its diagnostics as they are.
+tr -d '\r' < "$log" | sed -n 's/^.*UWTAP: //p; /^# /p' > "$log.tap"
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) tap ok "${line#ok - }" ;;
+	"not ok - "*) tap "not ok" "${line#not ok - }" ;;
+	*) echo "$line" ;;
+	esac
+done < "$log.tap"
+
+# The kernel's own reports, wherever they landed on the console.
+# (Lockups and RCU stalls show up here when the guest hangs.)
+oops='Kernel panic - not syncing|BUG: |Oops: |WARNING: CPU|general protection fault|detected stalls|soft lockup|hard LOCKUP|blocked for more than'
+if grep -av UWTAP "$log" | grep -av '^# ' | grep -aqE "$oops"; then
+	tap "not ok" "no kernel panic, BUG, Oops, WARN, lockup or stall on the console"
+	grep -av UWTAP "$log" | grep -av '^# ' | grep -aE -A20 "$oops" |
+		head -n 60 | sed 's/^/# /'
+else
+	tap ok "no kernel panic, BUG, Oops, WARN, lockup or stall on the console"
+fi
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 125 ]; then
+	tap "not ok" "guest ran the test to the end (status $rc)"
+	tail -n 40 "$log" | sed 's/^/# /'
+else
+	tap ok "guest ran the test to the end"
+fi
+echo "1..$n"
