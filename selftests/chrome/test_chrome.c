@@ -619,7 +619,7 @@ static void test_walk(void)
 
 static int bytes_eq(const uint8_t *a, int na, const uint8_t *b, size_t nb)
 {
-	return na >= 0 && (size_t)na == nb && !memcmp(a, b, nb);
+	return na >= 0 && (size_t)na == nb && (!nb || !memcmp(a, b, nb));
 }
 
 static void enc_sp(int64_t off, const uint8_t *want, size_t n)
