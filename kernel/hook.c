@@ -151,16 +151,18 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 	uw_regs_from_pt(start, regs);
 	if (uw_cursor_init(cur, &cfg, start))
 		return;
-	/* A pc no mapping covers: the process or the library is new. */
-	if (cur->module == UW_NO_MODULE)
-		uw_request_scan(kmm);
+	/*
+	 * A process not known yet, a pc no mapping covers (a new library),
+	 * or mappings changed since the scan: ask for a scan.
+	 */
+	uw_request_scan(kmm, !kmm || cur->module == UW_NO_MODULE);
 	for (;;) {
 		ret = uw_step(cur, &cfg);
 		if (ret <= 0)
 			break;
 		uw_count_frame(cur->source);
 		if (cur->module == UW_NO_MODULE)
-			uw_request_scan(kmm);
+			uw_request_scan(kmm, true);
 		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP]))
 			return;
 	}

@@ -537,22 +537,32 @@ static void uw_lazy_fn(struct irq_work *iw)
 		uw_queue_scan(task);
 }
 
-void uw_request_scan(struct uw_kmm *kmm)
+void uw_request_scan(struct uw_kmm *kmm, bool uncovered)
 {
 	struct uw_lazy *l;
 
-	/*
-	 * A known process is rescanned at most every uw_rescan_ms, unless
-	 * its mappings changed since (ld.so mapping libraries right after
-	 * exec, dlopen): map_count is read racily, a hint is all it is.
-	 */
-	if (kmm && READ_ONCE(current->mm->map_count) == kmm->map_count &&
-	    time_before(jiffies, kmm->scanned + msecs_to_jiffies(uw_rescan_ms)))
-		return;
 	/* Mid-exec the new address space is half built: exec will ask. */
 	if (!current->mm || (current->flags & PF_KTHREAD) ||
 	    current->in_execve)
 		return;
+	/*
+	 * A known process is rescanned when a pc falls outside its table,
+	 * or when its mappings changed since the scan (ld.so, dlopen,
+	 * munmap): then a pc may be covered by a stale entry.  Both at most
+	 * every uw_rescan_ms, except that an uncovered pc in changed
+	 * mappings asks at once.  map_count is read racily: a hint.
+	 */
+	if (kmm) {
+		bool changed = READ_ONCE(current->mm->map_count) !=
+			       kmm->map_count;
+		bool recent = time_before(jiffies, kmm->scanned +
+					  msecs_to_jiffies(uw_rescan_ms));
+
+		if (!changed && (!uncovered || recent))
+			return;
+		if (changed && !uncovered && recent)
+			return;
+	}
 	l = this_cpu_ptr(&uw_lazy);
 	if (READ_ONCE(l->task))
 		return;

@@ -71,7 +71,7 @@ struct uw_kmm {
 int uw_tables_init(void);
 void uw_tables_exit(void);
 struct uw_kmm *uw_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
-void uw_request_scan(struct uw_kmm *kmm);		/* any context */
+void uw_request_scan(struct uw_kmm *kmm, bool uncovered); /* any context */
 void uw_gc(void);
 void uw_tables_flush(void);
 void uw_tables_show(struct seq_file *m);
