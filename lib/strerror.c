@@ -53,6 +53,7 @@ const char *uw_source_name(enum uw_source src)
 	case UW_SRC_SIGFRAME: return "sigframe";
 	case UW_SRC_EHABI: return "ehabi";
 	case UW_SRC_CHROME: return "chrome";
+	case UW_SRC_EXCFRAME: return "excframe";
 	default: return "unknown";
 	}
 }

@@ -14,6 +14,7 @@
 #include <uwind/sframe.h>
 #include <uwind/ehabi.h>
 #include <uwind/chrome.h>
+#include <uwind/cortexm.h>
 #include "span.h"
 #include "walk.h"
 #include "arm_exec.h"
@@ -292,6 +293,7 @@ int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	cur->flags = 0;
 	cur->source = UW_SRC_NONE;
 	cur->stop = UW_STOP_NONE;
+	cur->cm_thread = 0;
 	m = find_module(cfg, code_addr(cfg, pc));
 	cur->module = m < 0 ? UW_NO_MODULE : (uint16_t)m;
 	return 0;
@@ -427,6 +429,21 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 
 	exact = cur->depth == 0 || (cur->flags & UW_FRAME_SIGNAL);
 	cur->flags = 0;
+
+	/*
+	 * Cortex-M: a handler "returned" to an EXC_RETURN value.  The
+	 * interrupted frame is on the stack it names; like a signal frame
+	 * it may be on another stack (the PSP), so no progress check.
+	 */
+	if (cfg->arch == UW_ARCH_ARM && (cfg->flags & UW_WALK_CORTEX_M) &&
+	    uw_cortexm_is_exc_return(pc)) {
+		cur->source = UW_SRC_EXCFRAME;
+		ret = uw_cortexm_step(cur, cfg, pc, sp);
+		if (ret < 0)
+			return end_walk(cur, stop_for(ret), ret);
+		cur->flags = UW_FRAME_SIGNAL;
+		goto stepped;
+	}
 
 	lookup = code_addr(cfg, pc);
 	if (!exact && lookup)

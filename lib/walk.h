@@ -30,4 +30,12 @@ static inline void uw_regs_copy(struct uw_regs *dst, const struct uw_regs *src)
 int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		     const struct uw_arch_info *ai, uint64_t pc, uint64_t sp);
 
+/*
+ * Cortex-M (UW_WALK_CORTEX_M): pc is an EXC_RETURN value; restore the
+ * interrupted registers from the exception frame it names: 1 restored,
+ * <0 error.
+ */
+int uw_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    uint64_t pc, uint64_t sp);
+
 #endif /* UWIND_LIB_WALK_H */

@@ -187,6 +187,7 @@ enum uw_source {
 	UW_SRC_SIGFRAME,	/* kernel signal frame (sigreturn trampoline) */
 	UW_SRC_EHABI,		/* ARM .ARM.exidx/.ARM.extab */
 	UW_SRC_CHROME,		/* Chrome's ARM unwind tables */
+	UW_SRC_EXCFRAME,	/* Cortex-M exception frame (EXC_RETURN) */
 	UW_SRC_COUNT,
 };
 
@@ -224,6 +225,7 @@ struct uw_frame {
 #define UW_WALK_NO_FP		0x01	/* no frame-pointer fallback */
 #define UW_WALK_NO_SIGFRAME	0x02	/* do not recognise signal trampolines */
 #define UW_WALK_FP_FIRST_ONLY	0x04	/* fallback only if no module has tables */
+#define UW_WALK_CORTEX_M	0x08	/* ARM M-profile: EXC_RETURN (cortexm.h) */
 
 struct uw_walk_cfg {
 	enum uw_arch arch;
@@ -235,6 +237,7 @@ struct uw_walk_cfg {
 	uint64_t pac_mask;		/* AArch64: pointer-auth bits to clear */
 	uint32_t flags;			/* UW_WALK_* */
 	uint32_t max_depth;		/* 0: no limit beyond the frame array */
+	uint64_t cm_psp;		/* UW_WALK_CORTEX_M: PSP at the fault */
 };
 
 /* The state of a walk between steps: callers may step by hand. */
@@ -262,6 +265,7 @@ struct uw_cursor {
 	uint8_t source;		/* how the current frame was unwound */
 	uint16_t module;	/* module of the current frame's pc */
 	uint8_t stop;		/* enum uw_stop once the walk has ended */
+	uint8_t cm_thread;	/* Cortex-M: an EXC_RETURN led to thread mode */
 };
 
 int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,

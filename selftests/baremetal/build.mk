@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Bare-metal harness: the core (lib/*.c, unchanged) linked into firmware
+# images that fault on purpose and print a backtrace from their panic
+# handler over the UART; run.sh runs them under qemu-system and checks the
+# frames against the ELF's symbols.  No libc anywhere (-nostdlib; libgcc
+# only for the harness's own helpers).
+#
+#   aarch64     qemu-system-aarch64 -M virt -cpu cortex-a57, .sframe from
+#               as --gsframe, frame pointers as the fallback.
+#               Faults: udf, load from unmapped memory.
+#   cortex-m3   qemu-system-arm -M mps2-an385, EHABI (.ARM.exidx/extab).
+#               Faults: udf, sdiv by zero, bus error (HardFault), udf in
+#               PendSV that interrupted thread code on the PSP.
+#   cortex-m4f  qemu-system-arm -M mps2-an386, the same with the FPU on and
+#               an FP context active in thread code (extended frames).
+#
+# `make baremetal` builds and runs every image.
+
+BM_SRC := selftests/baremetal
+BM_OUT := $(O)/selftests/baremetal
+
+# The chain's shape depends on these: every call stays a call.
+BM_COMMON := -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+	-fno-stack-protector -fno-tree-loop-distribute-patterns \
+	-fno-optimize-sibling-calls -Iinclude
+BM_CORE_OPT ?= -O2
+BM_HARNESS := $(BM_SRC)/chain.c $(BM_SRC)/io.c $(BM_SRC)/panic.c
+
+# --- AArch64 -----------------------------------------------------------
+BM_A64_CC ?= aarch64-linux-gnu-gcc
+# MMU off: every access is Device memory, so no unaligned accesses.
+BM_A64_FLAGS := $(BM_COMMON) -fno-pie -mstrict-align -Wa,--gsframe
+BM_A64_KINDS := undef=1 dabort=2
+BM_A64_OBJS := $(LIB_SRCS:lib/%.c=$(BM_OUT)/aarch64/lib/%.o) \
+	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/aarch64/%.o) \
+	$(BM_OUT)/aarch64/a64.o $(BM_OUT)/aarch64/start.o
+
+$(BM_OUT)/aarch64/lib/%.o: lib/%.c $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	$(BM_A64_CC) -std=c11 $(BM_CORE_OPT) $(BM_A64_FLAGS) -c $< -o $@
+
+$(BM_OUT)/aarch64/%.o: $(BM_SRC)/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	$(BM_A64_CC) -std=gnu11 -O2 $(BM_A64_FLAGS) -c $< -o $@
+
+$(BM_OUT)/aarch64/%.o: $(BM_SRC)/aarch64/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	$(BM_A64_CC) -std=gnu11 -O2 $(BM_A64_FLAGS) -c $< -o $@
+
+$(BM_OUT)/aarch64/%.o: $(BM_SRC)/aarch64/%.S $(BM_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	$(BM_A64_CC) $(BM_A64_FLAGS) -c $< -o $@
+
+# --- Cortex-M -----------------------------------------------------------
+BM_CM_CC ?= arm-none-eabi-gcc
+BM_CM_KINDS := undef=1 dabort=2 div0=3 irq=4
+BM_CM3_CPU := -mcpu=cortex-m3 -mthumb
+BM_CM4F_CPU := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+
+# $(1) target name, $(2) cpu flags
+define BM_CM_RULES
+$(BM_OUT)/$(1)/lib/%.o: lib/%.c $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_CM_CC) -std=c11 $(BM_CORE_OPT) $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+
+$(BM_OUT)/$(1)/%.o: $(BM_SRC)/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_CM_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+
+$(BM_OUT)/$(1)/%.o: $(BM_SRC)/cortexm/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_CM_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+
+BM_OBJS_$(1) := $(LIB_SRCS:lib/%.c=$(BM_OUT)/$(1)/lib/%.o) \
+	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/$(1)/%.o) $(BM_OUT)/$(1)/cm.o
+endef
+$(eval $(call BM_CM_RULES,cortex-m3,$(BM_CM3_CPU)))
+$(eval $(call BM_CM_RULES,cortex-m4f,$(BM_CM4F_CPU)))
+
+# --- images: one per target and fault kind ------------------------------
+# $(1) target, $(2) kind=N, $(3) cc, $(4) objects, $(5) linker script
+define BM_IMAGE
+$(BM_OUT)/$(1)-$(firstword $(subst =, ,$(2))).elf: $(4) $(5)
+	$(3) -nostdlib -static -T $(5) -Wl,--defsym,bm_kind=$(lastword $(subst =, ,$(2))) \
+		-Wl,--no-warn-rwx-segments -Wl,--build-id=none -o $$@ $(4) -lgcc
+BM_IMAGES += $(BM_OUT)/$(1)-$(firstword $(subst =, ,$(2))).elf
+endef
+BM_IMAGES :=
+$(foreach k,$(BM_A64_KINDS),$(eval $(call BM_IMAGE,aarch64,$(k),$(BM_A64_CC) -no-pie,$(BM_A64_OBJS),$(BM_SRC)/aarch64/link.ld)))
+$(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m3,$(k),$(BM_CM_CC) $(BM_CM3_CPU),$(BM_OBJS_cortex-m3),$(BM_SRC)/cortexm/link.ld)))
+$(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m4f,$(k),$(BM_CM_CC) $(BM_CM4F_CPU),$(BM_OBJS_cortex-m4f),$(BM_SRC)/cortexm/link.ld)))
+
+BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f,sh,$(BM_SRC)/run.sh,$(t),$(O))
+
+.PHONY: baremetal
+baremetal: $(BM_IMAGES)
+	@sh scripts/run-tests.sh $(BM_TESTS)
+
+ifeq ($(SAN),)
+ALL_TARGETS += $(BM_IMAGES)
+TESTS += $(BM_TESTS)
+endif
+
+# Host unit test of lib/cortexm.c and the walker's EXC_RETURN step.
+$(BM_OUT)/test_cortexm: $(BM_SRC)/test_cortexm.c $(LIBUWIND) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
+
+ALL_TARGETS += $(BM_OUT)/test_cortexm
+TESTS += $(BM_OUT)/test_cortexm
+SAN_TESTS += $(BM_OUT)/test_cortexm

@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Run the bare-metal images of one target under qemu-system and check the
+# backtrace each panic handler prints over the UART.
+#
+# Usage: run.sh TARGET OUTDIR     (TARGET: aarch64, cortex-m3, cortex-m4f)
+#
+# For every fault kind of TARGET the image OUTDIR/TARGET-KIND.elf runs
+# (with a timeout), its "bt I PC FLAGS SOURCE" lines are symbolized with
+# the ELF's own symbol table (nm: the oracle is the linker, not uwind), and
+# the function list must equal the one written below from the call chain
+# in chain.c and the target's start-up code, frame by frame.  Frame 0 and
+# frames with flag 1 (an exact pc: the faulting instruction, or the pc an
+# exception interrupted) are looked up as they are; the others are return
+# addresses, looked up at pc - 1 (the call).  An EXC_RETURN value
+# (0xffffffe0 and up) is the Cortex-M exception boundary, named <exc>.
+# The fault itself is checked too (ESR class, CFSR bits), so a
+# misbehaving image cannot pass by faulting somewhere else.
+# Prints TAP: one line per image.
+set -u
+
+TARGET=${1:?target}
+OUT=${2:-build}/selftests/baremetal
+TIMEOUT=${BM_TIMEOUT:-10}
+
+CHAIN="bm_noret bm_dispatch bm_recurse bm_recurse bm_recurse bm_recurse
+	bm_varargs bm_alloca bm_big_frame bm_run"
+
+case $TARGET in
+aarch64)
+	QEMU="qemu-system-aarch64 -M virt -cpu cortex-a57 -m 128M"
+	NM=aarch64-linux-gnu-nm
+	KINDS="undef dabort"
+	BOTTOM="a64_main _start"
+	STOP="end of chain"
+	;;
+cortex-m3|cortex-m4f)
+	QEMU="qemu-system-arm -M mps2-an385"
+	[ "$TARGET" = cortex-m4f ] && QEMU="qemu-system-arm -M mps2-an386"
+	NM=arm-none-eabi-nm
+	KINDS="undef div0 dabort irq"
+	BOTTOM="cm_main Reset_Handler"
+	STOP="end of chain"
+	;;
+*)
+	echo "run.sh: unknown target $TARGET" >&2
+	exit 2
+	;;
+esac
+
+# Expected frames and the fault line's pattern, per kind.  The M4F's
+# thread code has an FP context: its exceptions stack the extended frame
+# (EXC_RETURN 0xffffffed instead of 0xfffffffd).
+expect() {
+	case $TARGET in
+	cortex-m4f) THREAD=0xffffffed ;;
+	*) THREAD=0xfffffffd ;;
+	esac
+	case $TARGET:$1 in
+	aarch64:undef)
+		FAULT='ec 0x0 '
+		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
+	aarch64:dabort)
+		# EC 0x25: data abort at EL1; DFSC 0x10: synchronous external
+		FAULT='esr 0x96000010 ec 0x25 far 0x50000000'
+		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
+	cortex-m*:undef)
+		# UsageFault (exception 6), CFSR.UNDEFINSTR; thread on PSP
+		FAULT="exc 0x6 exc_return $THREAD cfsr 0x10000 "
+		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
+	cortex-m*:div0)
+		FAULT="exc 0x6 exc_return $THREAD cfsr 0x2000000 "
+		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
+	cortex-m*:dabort)
+		# BusFault disabled: escalated to HardFault (3), FORCED;
+		# CFSR.PRECISERR|BFARVALID
+		FAULT="exc 0x3 exc_return $THREAD cfsr 0x8200 hfsr 0x40000000 bfar 0x60000000"
+		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
+	cortex-m*:irq)
+		# udf in PendSV (handler mode, MSP), which interrupted bm_fault
+		# in thread mode on the PSP
+		FAULT="exc 0x6 exc_return 0xfffffff1 cfsr 0x10000 "
+		FRAMES="cm_isr_fault cm_isr_mid PendSV_Handler <exc> bm_fault
+			$CHAIN $BOTTOM" ;;
+	esac
+}
+
+set -- $KINDS
+echo "TAP version 13"
+echo "1..$#"
+
+qemu=${QEMU%% *}
+n=0
+for kind in $KINDS; do
+	n=$((n + 1))
+	elf=$OUT/$TARGET-$kind.elf
+	desc="$TARGET $kind: backtrace from the fault to the reset handler"
+	if ! command -v "$qemu" >/dev/null 2>&1; then
+		echo "ok $n - $desc # SKIP no $qemu"
+		continue
+	fi
+	if [ ! -f "$elf" ]; then
+		echo "not ok $n - $desc # no $elf"
+		continue
+	fi
+	expect "$kind"
+	log=$(timeout "$TIMEOUT" $QEMU -nographic -semihosting \
+		-monitor none -serial stdio -kernel "$elf" </dev/null 2>&1 |
+		tr -d '\r')
+	rc=$?
+	echo "$log" | sed 's/^/# /'
+	got=$(echo "$log" | awk -v nm="$NM" -v elf="$elf" '
+		function hex(s,    i, c, v) {
+			sub(/^0x/, "", s)
+			v = 0
+			for (i = 1; i <= length(s); i++) {
+				c = index("0123456789abcdef", tolower(substr(s, i, 1)))
+				v = v * 16 + c - 1
+			}
+			return v
+		}
+		BEGIN {
+			ns = 0
+			cmd = nm " --defined-only " elf
+			while ((cmd | getline l) > 0) {
+				split(l, f, " ")
+				if (f[2] !~ /^[Tt]$/ || f[3] ~ /^(\$|__)/)
+					continue
+				# Thumb symbols carry bit 0
+				a = hex(f[1])
+				a -= a % 2
+				addr[ns] = a; name[ns] = f[3]; ns++
+			}
+			close(cmd)
+		}
+		$1 == "bt" {
+			pc = hex($3)
+			if (pc >= 4294967264 && pc <= 4294967295) {
+				printf "%s ", "<exc>"
+				next
+			}
+			if ($2 != 0 && int($4) % 2 == 0)
+				pc--
+			best = -1
+			for (i = 0; i < ns; i++)
+				if (addr[i] <= pc && (best < 0 || addr[i] > addr[best]))
+					best = i
+			printf "%s ", best < 0 ? "?" : name[best]
+		}')
+	got=$(echo $got)
+	want=$(echo $FRAMES)
+	bad=""
+	echo "$log" | grep -q "^fault .*$FAULT" || bad="$bad fault-line"
+	echo "$log" | grep -q "^bt-end [0-9]* $STOP ok$" || bad="$bad stop"
+	[ "$got" = "$want" ] || bad="$bad frames"
+	if [ -z "$bad" ]; then
+		echo "ok $n - $desc"
+	else
+		echo "# want: $want"
+		echo "# got:  $got"
+		echo "not ok $n - $desc # wrong:$bad"
+	fi
+done

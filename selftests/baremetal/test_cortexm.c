@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Host unit test of the Cortex-M exception-frame code (lib/cortexm.c and
+ * the walker's EXC_RETURN step) on hand-built stacks: frame sizes 0x20
+ * and 0x68, the xPSR bit 9 alignment word, the Thumb bit, the PSP, and
+ * the refusals (misaligned frame, no PSP, a second return to thread mode,
+ * flag off).  Expected values are worked out by hand from the ARMv7-M
+ * exception entry rules.  Prints TAP.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <uwind/uwind.h>
+#include <uwind/cortexm.h>
+
+#define BASE	0x20000000u
+static uint8_t g_mem[0x400];
+static int g_n, g_fail;
+
+static int rd(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	(void)ctx;
+	if (addr < BASE || addr - BASE > sizeof(g_mem) ||
+	    len > sizeof(g_mem) - (addr - BASE))
+		return -1;
+	memcpy(dst, g_mem + (addr - BASE), len);
+	return 0;
+}
+
+static void put32(uint32_t addr, uint32_t v)
+{
+	uint8_t *p = g_mem + (addr - BASE);
+
+	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+}
+
+/* r0 r1 r2 r3 r12 lr pc xpsr */
+static void frame(uint32_t at, uint32_t lr, uint32_t pc, uint32_t xpsr)
+{
+	uint32_t i;
+
+	for (i = 0; i < 4; i++)
+		put32(at + 4 * i, 0x100 + i);
+	put32(at + 16, 0x112);
+	put32(at + 20, lr);
+	put32(at + 24, pc);
+	put32(at + 28, xpsr);
+}
+
+static void check(int cond, const char *desc)
+{
+	g_n++;
+	if (!cond)
+		g_fail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", g_n, desc);
+}
+
+static struct uw_walk_cfg cfg(uint32_t flags, uint64_t psp)
+{
+	struct uw_walk_cfg c = {
+		.arch = UW_ARCH_ARM,
+		.mem = { rd, NULL },
+		.stack_lo = BASE,
+		.stack_hi = BASE + sizeof(g_mem),
+		.flags = flags | UW_WALK_NO_FP,
+		.cm_psp = psp,
+	};
+	return c;
+}
+
+int main(void)
+{
+	struct uw_walk_cfg c = cfg(UW_WALK_CORTEX_M, 0);
+	struct uw_regs r = { .valid = 0 };
+	struct uw_cursor cur;
+	uint64_t v;
+
+	printf("TAP version 13\n1..16\n");
+
+	/* Basic frame at 0x100, xPSR T set, no alignment word. */
+	frame(BASE + 0x100, 0x1235, 0x4000, 1u << 24);
+	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x100, &r) == 0 &&
+	      r.r[0] == 0x100 && r.r[3] == 0x103 && r.r[12] == 0x112 &&
+	      r.r[14] == 0x1235, "basic frame: r0-r3, r12, lr");
+	check(r.r[15] == 0x4001 && r.r[13] == BASE + 0x120,
+	      "basic frame: pc | Thumb bit, sp = frame + 0x20");
+	check(!uw_reg_get(&r, 4, &v), "r4 not made valid");
+
+	/* xPSR bit 9: one more word. */
+	frame(BASE + 0x100, 0, 0x4000, 1u << 24 | 1u << 9);
+	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x100, &r) == 0 &&
+	      r.r[13] == BASE + 0x124, "xPSR bit 9: sp = frame + 0x24");
+
+	/* FP frame (bit 4 clear): 0x68 bytes. */
+	frame(BASE + 0x100, 0, 0x4000, 1u << 24);
+	check(uw_cortexm_exc_regs(&c, 0xffffffe9, BASE + 0x100, &r) == 0 &&
+	      r.r[13] == BASE + 0x168, "FP frame: sp = frame + 0x68");
+	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x102, &r) ==
+	      UW_EALIGN, "misaligned frame refused");
+	check(uw_cortexm_exc_regs(&c, 0xfffffff5, BASE + 0x100, &r) ==
+	      UW_EINVAL, "0xfffffff5 is not an EXC_RETURN value");
+	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x3f0, &r) ==
+	      UW_ESTACK, "frame past the stack bound refused");
+
+	/* Walker: pc = EXC_RETURN 0xfffffff1 at sp 0x100 (MSP), then 0xfffffffd (PSP 0x300). */
+	frame(BASE + 0x100, 0, 0x5000, 1u << 24);
+	frame(BASE + 0x300, 0, 0x6000, 1u << 24);
+	r.valid = 0;
+	uw_reg_set(&r, UW_ARM_PC, 0xfffffff1);
+	uw_reg_set(&r, UW_ARM_SP, BASE + 0x100);
+	uw_reg_set(&r, 4, 0x44);
+	c = cfg(UW_WALK_CORTEX_M, BASE + 0x300);
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
+	      cur.regs.r[15] == 0x5001 && cur.regs.r[13] == BASE + 0x120 &&
+	      cur.source == UW_SRC_EXCFRAME && (cur.flags & UW_FRAME_SIGNAL),
+	      "walker: 0xfffffff1 restores the MSP frame at sp");
+	check(uw_reg_get(&cur.regs, 4, &v) && v == 0x44,
+	      "walker: r4 (not stacked) kept");
+	/* Now stand at another EXC_RETURN, to thread mode on the PSP. */
+	uw_reg_set(&cur.regs, UW_ARM_PC, 0xfffffffd);
+	check(uw_step(&cur, &c) == 1 && cur.regs.r[15] == 0x6001 &&
+	      cur.regs.r[13] == BASE + 0x320,
+	      "walker: 0xfffffffd restores the frame at cm_psp");
+	uw_reg_set(&cur.regs, UW_ARM_PC, 0xfffffffd);
+	check(uw_step(&cur, &c) < 0 && cur.stop == UW_STOP_BAD_DATA,
+	      "walker: a second return to thread mode is refused");
+
+	c = cfg(UW_WALK_CORTEX_M, 0);
+	r.r[15] = 0xfffffffd;
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
+	      cur.stop == UW_STOP_NO_INFO, "walker: PSP frame without cm_psp");
+	c = cfg(0, BASE + 0x300);
+	r.r[15] = 0xfffffff1;
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) <= 0 &&
+	      cur.source != UW_SRC_EXCFRAME,
+	      "walker: EXC_RETURN is an ordinary address without the flag");
+	check(!uw_cortexm_is_exc_return(0xffffffff) &&
+	      uw_cortexm_is_exc_return(0xffffffed),
+	      "EXC_RETURN set: 0xffffffff no, 0xffffffed yes");
+	check(strcmp(uw_source_name(UW_SRC_EXCFRAME), "excframe") == 0,
+	      "source name");
+	return g_fail ? 1 : 0;
+}
