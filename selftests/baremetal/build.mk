@@ -14,6 +14,12 @@
 #               PendSV that interrupted thread code on the PSP.
 #   cortex-m4f  qemu-system-arm -M mps2-an386, the same with the FPU on and
 #               an FP context active in thread code (extended frames).
+#   a15-arm     qemu-system-arm -M virt -cpu cortex-a15, A32 (-marm), and
+#   a15-thumb   Thumb-2 (-mthumb): EHABI.  Faults: udf (UND), load from
+#               unmapped memory (data abort).
+#   a15-arm-chrome, a15-thumb-chrome
+#               the same images with the Chrome unwind table that
+#               `uwind convert` makes from their DWARF CFI linked in.
 #
 # `make baremetal` builds and runs every image.
 
@@ -78,6 +84,62 @@ endef
 $(eval $(call BM_CM_RULES,cortex-m3,$(BM_CM3_CPU)))
 $(eval $(call BM_CM_RULES,cortex-m4f,$(BM_CM4F_CPU)))
 
+# --- Cortex-A15 (ARM and Thumb-2) -------------------------------------
+BM_A15_CC ?= arm-none-eabi-gcc
+BM_A15_NM ?= arm-none-eabi-nm
+BM_A15_KINDS := undef=1 dabort=2
+BM_A15_ARM_CPU := -mcpu=cortex-a15 -marm
+BM_A15_THUMB_CPU := -mcpu=cortex-a15 -mthumb
+
+# $(1) target name, $(2) cpu flags
+define BM_A15_RULES
+$(BM_OUT)/$(1)/lib/%.o: lib/%.c $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_A15_CC) -std=c11 $(BM_CORE_OPT) $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+
+$(BM_OUT)/$(1)/%.o: $(BM_SRC)/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_A15_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+
+$(BM_OUT)/$(1)/%.o: $(BM_SRC)/arm/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_A15_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+
+$(BM_OUT)/$(1)/%.o: $(BM_SRC)/arm/%.S $(BM_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(BM_A15_CC) $(BM_COMMON) $(2) -c $$< -o $$@
+
+BM_OBJS_$(1) := $(LIB_SRCS:lib/%.c=$(BM_OUT)/$(1)/lib/%.o) \
+	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/$(1)/%.o) \
+	$(BM_OUT)/$(1)/a15.o $(BM_OUT)/$(1)/start.o
+endef
+$(eval $(call BM_A15_RULES,a15-arm,$(BM_A15_ARM_CPU)))
+$(eval $(call BM_A15_RULES,a15-thumb,$(BM_A15_THUMB_CPU)))
+
+# The Chrome images: the EHABI image's DWARF CFI through
+# `uwind convert --breakpad` and `--chrome` (offsets from the first
+# PT_LOAD address), linked back in as a blob after everything else, so
+# no code moves: the recipe checks that every text symbol kept its
+# address, or the table would describe another image.
+# $(1) target (a15-arm, a15-thumb), $(2) kind=N, $(3) cpu flags
+define BM_A15_CHROME
+$(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).sym: $(BM_OUT)/$(1)-$(firstword $(subst =, ,$(2))).elf $(TOOL)
+	$(TOOL) convert --breakpad $$< >$$@.tmp && mv $$@.tmp $$@
+$(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).table: $(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).sym $(TOOL)
+	$(TOOL) convert --chrome $$< -o $$@
+$(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).blob.o: $(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).table $(BM_SRC)/arm/blob.S
+	$(BM_A15_CC) $(3) -DBM_BLOB='"$$<"' -c $(BM_SRC)/arm/blob.S -o $$@
+$(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).elf: $(BM_OBJS_$(1)) $(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).blob.o $(BM_SRC)/arm/link.ld $(BM_OUT)/$(1)-$(firstword $(subst =, ,$(2))).elf
+	$(BM_A15_CC) $(3) -nostdlib -static -T $(BM_SRC)/arm/link.ld \
+		-Wl,--defsym,bm_kind=$(lastword $(subst =, ,$(2))) \
+		-Wl,--no-warn-rwx-segments -Wl,--build-id=none -o $$@.tmp \
+		$(BM_OBJS_$(1)) $(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).blob.o -lgcc
+	$(BM_A15_NM) $(BM_OUT)/$(1)-$(firstword $(subst =, ,$(2))).elf | grep ' [Tt] ' >$$@.nm1
+	$(BM_A15_NM) $$@.tmp | grep ' [Tt] ' >$$@.nm2
+	cmp $$@.nm1 $$@.nm2 && rm -f $$@.nm1 $$@.nm2 && mv $$@.tmp $$@
+BM_IMAGES += $(BM_OUT)/$(1)-chrome-$(firstword $(subst =, ,$(2))).elf
+endef
+
 # --- images: one per target and fault kind ------------------------------
 # $(1) target, $(2) kind=N, $(3) cc, $(4) objects, $(5) linker script
 define BM_IMAGE
@@ -90,8 +152,13 @@ BM_IMAGES :=
 $(foreach k,$(BM_A64_KINDS),$(eval $(call BM_IMAGE,aarch64,$(k),$(BM_A64_CC) -no-pie,$(BM_A64_OBJS),$(BM_SRC)/aarch64/link.ld)))
 $(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m3,$(k),$(BM_CM_CC) $(BM_CM3_CPU),$(BM_OBJS_cortex-m3),$(BM_SRC)/cortexm/link.ld)))
 $(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m4f,$(k),$(BM_CM_CC) $(BM_CM4F_CPU),$(BM_OBJS_cortex-m4f),$(BM_SRC)/cortexm/link.ld)))
+$(foreach k,$(BM_A15_KINDS),$(eval $(call BM_IMAGE,a15-arm,$(k),$(BM_A15_CC) $(BM_A15_ARM_CPU),$(BM_OBJS_a15-arm),$(BM_SRC)/arm/link.ld)))
+$(foreach k,$(BM_A15_KINDS),$(eval $(call BM_IMAGE,a15-thumb,$(k),$(BM_A15_CC) $(BM_A15_THUMB_CPU),$(BM_OBJS_a15-thumb),$(BM_SRC)/arm/link.ld)))
+$(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-arm,$(k),$(BM_A15_ARM_CPU))))
+$(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-thumb,$(k),$(BM_A15_THUMB_CPU))))
 
-BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f,sh,$(BM_SRC)/run.sh,$(t),$(O))
+BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f a15-arm a15-thumb \
+	a15-arm-chrome a15-thumb-chrome,sh,$(BM_SRC)/run.sh,$(t),$(O))
 
 .PHONY: baremetal
 baremetal: $(BM_IMAGES)

@@ -4,7 +4,9 @@
 # Run the bare-metal images of one target under qemu-system and check the
 # backtrace each panic handler prints over the UART.
 #
-# Usage: run.sh TARGET OUTDIR     (TARGET: aarch64, cortex-m3, cortex-m4f)
+# Usage: run.sh TARGET OUTDIR     (TARGET: aarch64, cortex-m3, cortex-m4f,
+#                                 a15-arm, a15-thumb, a15-arm-chrome,
+#                                 a15-thumb-chrome)
 #
 # For every fault kind of TARGET the image OUTDIR/TARGET-KIND.elf runs
 # (with a timeout), its "bt I PC FLAGS SOURCE" lines are symbolized with
@@ -17,6 +19,11 @@
 # (0xffffffe0 and up) is the Cortex-M exception boundary, named <exc>.
 # The fault itself is checked too (ESR class, CFSR bits), so a
 # misbehaving image cannot pass by faulting somewhere else.
+# On the Cortex-A15 images every unwound frame must also name the table
+# the image is meant to use (ehabi, or chrome: no silent fallback) and
+# carry the Thumb flag exactly when the code is Thumb (all but _start in
+# the -thumb images, none in the -arm ones), and the pc the handler
+# computed must be the address of the udf or ldr in bm_fault (objdump).
 # Prints TAP: one line per image.
 set -u
 
@@ -43,6 +50,13 @@ cortex-m3|cortex-m4f)
 	BOTTOM="cm_main Reset_Handler"
 	STOP="end of chain"
 	;;
+a15-arm|a15-thumb|a15-arm-chrome|a15-thumb-chrome)
+	QEMU="qemu-system-arm -M virt -cpu cortex-a15 -m 128M"
+	NM=arm-none-eabi-nm
+	KINDS="undef dabort"
+	BOTTOM="a15_main _start"
+	STOP="end of chain"
+	;;
 *)
 	echo "run.sh: unknown target $TARGET" >&2
 	exit 2
@@ -64,6 +78,19 @@ expect() {
 	aarch64:dabort)
 		# EC 0x25: data abort at EL1; DFSC 0x10: synchronous external
 		FAULT='esr 0x96000010 ec 0x25 far 0x50000000'
+		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
+	a15-*:undef|a15-*:dabort)
+		# SPSR: SVC mode, IRQ and FIQ masked, T set for Thumb code;
+		# a data abort: DFSR.FS 0b01000, synchronous external abort
+		case $TARGET in
+		a15-thumb*) SPSR='f3' ;;
+		*) SPSR='d3' ;;
+		esac
+		if [ "$1" = undef ]; then
+			FAULT="und spsr 0x[0-9a-f]*$SPSR pc 0x[0-9a-f]* dfsr"
+		else
+			FAULT="abt spsr 0x[0-9a-f]*$SPSR pc 0x[0-9a-f]* dfsr 0x8 dfar 0x50000000\$"
+		fi
 		FRAMES="bm_fault $CHAIN $BOTTOM" ;;
 	cortex-m*:undef)
 		# UsageFault (exception 6), CFSR.UNDEFINSTR; thread on PSP
@@ -154,6 +181,40 @@ for kind in $KINDS; do
 	echo "$log" | grep -q "^fault .*$FAULT" || bad="$bad fault-line"
 	echo "$log" | grep -q "^bt-end [0-9]* $STOP ok$" || bad="$bad stop"
 	[ "$got" = "$want" ] || bad="$bad frames"
+	case $TARGET in
+	a15-*)
+		case $TARGET in
+		*-chrome) src=chrome ;;
+		*) src=ehabi ;;
+		esac
+		case $TARGET in
+		a15-thumb*) thumb=1 ;;
+		*) thumb=0 ;;
+		esac
+		# all frames but the last (_start, ARM code, not unwound)
+		echo "$log" | awk -v src="$src" -v thumb="$thumb" '
+			$1 == "bt" { n++; s[n] = $5; t[n] = int(int($4) / 2) % 2 }
+			END {
+				if (n < 2 || s[n] != "none" || t[n] != 0)
+					exit 1
+				for (i = 1; i < n; i++)
+					if (s[i] != src || t[i] != thumb)
+						exit 1
+			}' || bad="$bad source-or-thumb"
+		# the pc the handler derived from LR_und/LR_abt is the
+		# faulting instruction itself, as the disassembly says
+		pc=$(echo "$log" | sed -n 's/^fault .* pc 0x\([0-9a-f]*\) .*/\1/p')
+		case $kind in
+		undef) insn=udf ;;
+		*) insn=ldr ;;
+		esac
+		arm-none-eabi-objdump -d --disassemble=bm_fault "$elf" |
+			awk -v pc="${pc:-none}" -v insn="$insn" '
+			$1 == pc ":" { for (i = 2; i <= NF; i++)
+				if ($i == insn) found = 1 }
+			END { exit !found }' || bad="$bad fault-pc"
+		;;
+	esac
 	if [ -z "$bad" ]; then
 		echo "ok $n - $desc"
 	else
