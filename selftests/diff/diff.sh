@@ -78,7 +78,7 @@ done
 
 n=$(wc -l <"$W/list")
 echo "TAP version 13"
-echo "1..$((2 * n + 1))"
+echo "1..$((2 * n))"
 t=0
 ok()
 {
@@ -91,12 +91,9 @@ notok()
 	echo "not ok $t - $*"
 }
 
-t=$((t + 1))
-if [ "$sys" -eq 0 ]; then
-	echo "ok $t - system binaries with .sframe # SKIP none in /usr/bin, /usr/lib"
-else
-	echo "ok $t - $sys system binaries with .sframe added"
-fi
+# Not a test: the system's own binaries join the list when they carry
+# SFrame (none do on Debian 12).
+echo "# $sys system binaries with .sframe in /usr/bin, /usr/lib"
 
 dump_test()
 {
