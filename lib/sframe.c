@@ -58,6 +58,34 @@ static uint8_t allowed_flags(uint8_t version)
 	return UW_SFRAME_F_FDE_SORTED | UW_SFRAME_F_FDE_FUNC_START_PCREL;
 }
 
+/* Key shapes: one search loop each. */
+#define SHAPE_BE	4
+#define SHAPE_K8	2	/* V3: 8-byte start fields */
+#define SHAPE_PCREL	1
+
+/*
+ * The search's fixed steps (see struct uw_sframe); a bounded loop.  The
+ * FDE index is below 4 GiB (uw_sframe_init), so every step fits 32 bits.
+ */
+static void search_plan(struct uw_sframe *sf)
+{
+	uint32_t k = 1, bits = 0;
+
+	while (k <= sf->num_fdes / 2) {
+		k <<= 1;
+		bits++;
+	}
+	sf->search_first = sf->num_fdes ? (sf->num_fdes - k) * sf->fde_size : 0;
+	sf->search_half = bits & 1 ? k / 2 * sf->fde_size : 0;
+	if (bits & 1)
+		k /= 2;
+	sf->search_quarter = k / 4 * sf->fde_size;
+	sf->key_shape = (sf->big_endian ? SHAPE_BE : 0) |
+			(sf->version == 3 ? SHAPE_K8 : 0) |
+			(sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL ?
+			 SHAPE_PCREL : 0);
+}
+
 int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 {
 	const struct uw_span *s = sec;
@@ -112,6 +140,9 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 
 	/* 64-bit arithmetic: none of these sums can wrap. */
 	base = UW_SFRAME_HDR_SIZE + (uint64_t)sf->auxhdr_len;
+	/* An FDE index of 4 GiB or more is refused: offsets stay 32-bit. */
+	if ((uint64_t)sf->num_fdes * sf->fde_size > 0xffffffffu)
+		return UW_EHEADER;
 	end = base + sf->fde_start + (uint64_t)sf->num_fdes * sf->fde_size;
 	if (end > sec->size)
 		return UW_EHEADER;
@@ -120,6 +151,7 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 		return UW_EHEADER;
 	sf->fde_start += (uint32_t)base;
 	sf->fre_start += (uint32_t)base;
+	search_plan(sf);
 	return 0;
 }
 
@@ -128,17 +160,18 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
  * caller guarantees the entry lies inside the FDE index, which
  * uw_sframe_init proved to lie inside the section.
  */
-static int fde_func_start(const struct uw_sframe *sf, uint64_t off,
-			  uint64_t *start)
+static uw_always_inline int fde_func_start(const struct uw_sframe *sf,
+					   uint64_t off, bool be,
+					   uint64_t *start)
 {
 	const uint8_t *p = sf->sec.data + off;
 	uint64_t origin = sf->sec.addr;
 	int64_t rel;
 
 	if (sf->version == 3)
-		rel = uw_sext(uw_load(p, 8, sf->big_endian), 8);
+		rel = uw_sext(uw_load(p, 8, be), 8);
 	else
-		rel = uw_sext(uw_load(p, 4, sf->big_endian), 4);
+		rel = uw_sext(uw_load(p, 4, be), 4);
 	if (sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL) {
 		origin += off;
 		if (origin < off)
@@ -147,7 +180,7 @@ static int fde_func_start(const struct uw_sframe *sf, uint64_t off,
 	return uw_add_off(origin, rel, start);
 }
 
-static int fde_info(struct uw_sframe_fde *fde, uint8_t version)
+static uw_always_inline int fde_info(struct uw_sframe_fde *fde, uint8_t version)
 {
 	fde->fre_type = fde->info & 0xf;
 	fde->pc_type = (fde->info >> 4) & 1;
@@ -163,20 +196,19 @@ static int fde_info(struct uw_sframe_fde *fde, uint8_t version)
 	return 0;
 }
 
-int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
-		  struct uw_sframe_fde *fde)
+/*
+ * The FDE whose index entry is at section offset off.  The caller
+ * guarantees the entry lies inside the FDE index, which uw_sframe_init
+ * proved to lie inside the section.
+ */
+static uw_always_inline int fde_decode(const struct uw_sframe *sf,
+				       uint64_t off, bool be,
+				       struct uw_sframe_fde *fde)
 {
-	const uint8_t *p;
-	uint64_t off;
-	bool be = sf->big_endian;
+	const uint8_t *p = sf->sec.data + off;
 	int err;
 
-	if (i >= sf->num_fdes)
-		return UW_EINVAL;
-	/* Entry i is inside the FDE index: uw_sframe_init checked its extent. */
-	off = sf->fde_start + (uint64_t)i * sf->fde_size;
-	p = sf->sec.data + off;
-	err = fde_func_start(sf, off, &fde->func_start);
+	err = fde_func_start(sf, off, be, &fde->func_start);
 	if (err)
 		return err;
 
@@ -215,6 +247,16 @@ int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 	return 0;
 }
 
+int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
+		  struct uw_sframe_fde *fde)
+{
+	if (i >= sf->num_fdes)
+		return UW_EINVAL;
+	/* Entry i is inside the FDE index: uw_sframe_init checked its extent. */
+	return fde_decode(sf, sf->fde_start + (uint64_t)i * sf->fde_size,
+			  sf->big_endian, fde);
+}
+
 static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
 
 /*
@@ -222,36 +264,68 @@ static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
  * check (the lookup scan runs this for every FRE it passes).  Returns the
  * offset of its first data word in *words.
  */
-static inline int fre_head(const struct uw_sframe *sf,
-			   const struct uw_sframe_fde *fde, uint32_t off,
-			   uint32_t *start, uint8_t *info, uint64_t *words)
+static uw_always_inline int fre_head(const struct uw_sframe *sf,
+				     const struct uw_sframe_fde *fde,
+				     uint32_t off, bool be, uint32_t *start,
+				     uint8_t *info, uint64_t *words)
 {
 	const uint8_t *p = sf->sec.data + sf->fre_start + off;
 	unsigned int asz = 1u << fde->fre_type;	/* 1, 2 or 4 bytes */
 
 	if ((uint64_t)off + asz + 1 > sf->fre_len)
 		return UW_EBOUNDS;
-	*start = (uint32_t)uw_load(p, asz, sf->big_endian);
+	*start = (uint32_t)uw_load(p, asz, be);
 	*info = p[asz];
 	*words = (uint64_t)off + asz + 1;
 	return 0;
 }
 
-/* Bytes of data words after an FRE's info byte: count << size code. */
-static uint32_t fre_data_len(uint8_t info)
+/*
+ * Bytes of data words after an FRE's info byte, count << size code, for
+ * every info byte; FRE_RESERVED marks the reserved size code 3.  The FRE
+ * scan spends one load on it instead of five shifts and masks.
+ */
+#define FRE_RESERVED	0x80
+#define FRE_LEN(i)	((((i) >> 5) & 3) == 3 ? FRE_RESERVED : \
+			 (((i) >> 1) & 0xf) << (((i) >> 5) & 3))
+#define FRE_LEN4(i)	FRE_LEN(i), FRE_LEN((i) + 1), FRE_LEN((i) + 2), \
+			FRE_LEN((i) + 3)
+#define FRE_LEN16(i)	FRE_LEN4(i), FRE_LEN4((i) + 4), FRE_LEN4((i) + 8), \
+			FRE_LEN4((i) + 12)
+#define FRE_LEN64(i)	FRE_LEN16(i), FRE_LEN16((i) + 16), \
+			FRE_LEN16((i) + 32), FRE_LEN16((i) + 48)
+
+static const uint8_t fre_data_len[256] = {
+	FRE_LEN64(0), FRE_LEN64(64), FRE_LEN64(128), FRE_LEN64(192)
+};
+
+/* n data words of one size (constant at each call), sign-extended. */
+static uw_always_inline void fre_words(const uint8_t *p, unsigned int n,
+			     unsigned int wsz, bool be, int32_t *w)
 {
-	return ((info >> 1) & 0xfu) << ((info >> 5) & 3);
+	unsigned int i;
+
+	/* Two's complement narrowing, as GCC and Clang define it. */
+	for (i = 0; i < n; i++, p += wsz) {
+		if (wsz == 1)
+			w[i] = (int8_t)p[0];
+		else if (wsz == 2)
+			w[i] = (int16_t)(uint16_t)uw_load(p, 2, be);
+		else
+			w[i] = (int32_t)(uint32_t)uw_load(p, 4, be);
+	}
 }
 
-int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
-		  uint32_t *off, struct uw_sframe_fre *fre)
+static uw_always_inline int fre_decode(const struct uw_sframe *sf,
+				       const struct uw_sframe_fde *fde,
+				       uint32_t *off, bool be,
+				       struct uw_sframe_fre *fre)
 {
 	const uint8_t *p;
 	uint64_t words, end;
-	unsigned int i;
 	int err;
 
-	err = fre_head(sf, fde, *off, &fre->start, &fre->info, &words);
+	err = fre_head(sf, fde, *off, be, &fre->start, &fre->info, &words);
 	if (err)
 		return err;
 	fre->base_sp = fre->info & 1;
@@ -265,42 +339,114 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 	if (end > sf->fre_len)
 		return UW_EBOUNDS;
 	p = sf->sec.data + sf->fre_start + words;
-	for (i = 0; i < fre->nwords; i++, p += fre->word_size)
-		fre->w[i] = (int32_t)uw_sext(uw_load(p, fre->word_size,
-						     sf->big_endian),
-					     fre->word_size);
+	if (fre->word_size == 1)
+		fre_words(p, fre->nwords, 1, be, fre->w);
+	else if (fre->word_size == 2)
+		fre_words(p, fre->nwords, 2, be, fre->w);
+	else
+		fre_words(p, fre->nwords, 4, be, fre->w);
 	fre->next = (uint32_t)end;
 	*off = (uint32_t)end;
 	return 0;
 }
 
-/* a - b for offsets below 2^32, clamped instead of wrapping. */
-static int64_t sub_clamp(int64_t a, uint64_t b)
+int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
+		  uint32_t *off, struct uw_sframe_fre *fre)
 {
-	return a < INT64_MIN_ + (int64_t)b ? INT64_MIN_ : a - (int64_t)b;
+	return fre_decode(sf, fde, off, sf->big_endian, fre);
 }
 
 /*
- * Index of the last FDE whose start is <= pc; at most 32 rounds.
+ * The start field of the FDE entry at p, as a value comparable with a
+ * section-relative pc: itself, or with PCREL plus the field's own section
+ * offset.  ksz, pcrel and be are constants at every call, so each of the
+ * search loops below gets its own straight-line key load.
+ */
+static uw_always_inline int64_t fde_key(const uint8_t *p, uint64_t sec_off,
+			      unsigned int ksz, bool pcrel, bool be)
+{
+	int64_t key;
+
+	/* Two's complement narrowing, as GCC and Clang define it. */
+	if (ksz == 8)
+		key = (int64_t)uw_load(p, 8, be);
+	else
+		key = (int32_t)(uint32_t)uw_load(p, 4, be);
+	if (!pcrel)
+		return key;
+	/* sec_off < 2^32: only an 8-byte key can overflow; clamp it. */
+	if (ksz == 8 && key > INT64_MAX_ - (int64_t)sec_off)
+		return INT64_MAX_;
+	return key + (int64_t)sec_off;
+}
+
+/* Move p to q if entry q starts at or below target: a select, no branch. */
+#define FDE_PROBE(p, q, target, ksz, pcrel, be)				\
+	((p) = uw_unpredictable(fde_key((q), (uint64_t)((q) - data), (ksz), \
+					(pcrel), (be)) <= (target)) ? (q) : (p))
+
+/*
+ * Search without data-dependent branches: each comparison becomes a
+ * conditional move, so a lookup never mispredicts, whatever the pc.  The
+ * steps are fixed (search_plan).  After the first probe the window is a
+ * power of two entries wide; one binary step makes it a power of four,
+ * then each round probes its three quarter marks at once and keeps the
+ * last of them at or below target.  The three loads are independent, so
+ * a round costs about one load latency for two bits where a binary
+ * search pays two; the instruction count stays the same.  Returns the
+ * entry of the last FDE starting at or below target, or NULL if none.
+ */
+static uw_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
+						  int64_t target,
+						  unsigned int ksz, bool pcrel,
+						  bool be)
+{
+	const uint8_t *data = sf->sec.data;
+	const uint8_t *p = data + sf->fde_start, *q;
+	const uint32_t size = sf->fde_size;
+	uint32_t step;
+
+	q = p + sf->search_first;
+	FDE_PROBE(p, q, target, ksz, pcrel, be);
+	if (sf->search_half) {
+		q = p + sf->search_half;
+		FDE_PROBE(p, q, target, ksz, pcrel, be);
+	}
+	/* Keys are sorted, so the later probes can only move p further. */
+	for (step = sf->search_quarter; step >= size; step >>= 2) {
+		const uint8_t *q1 = p + step, *q2 = q1 + step, *q3 = q2 + step;
+
+		bool c1 = fde_key(q1, (uint64_t)(q1 - data), ksz, pcrel, be) <= target;
+		bool c2 = fde_key(q2, (uint64_t)(q2 - data), ksz, pcrel, be) <= target;
+		bool c3 = fde_key(q3, (uint64_t)(q3 - data), ksz, pcrel, be) <= target;
+		const uint8_t *hi = uw_unpredictable(c3) ? q3 : q2;
+		const uint8_t *lo = uw_unpredictable(c1) ? q1 : p;
+
+		p = uw_unpredictable(c2) ? hi : lo;
+	}
+	return fde_key(p, (uint64_t)(p - data), ksz, pcrel, be) <= target ?
+	       p : NULL;
+}
+
+/*
+ * Section offset of the entry of the last FDE whose start is <= pc.
  *
  * The hot loop of every lookup.  uw_sframe_init proved the whole FDE
  * index lies inside the section, so the loop loads the start fields
  * without a check each, and compares them as they are stored (relative
  * to the section, or to the field itself with PCREL) against pc made
  * relative once.  Keys and target are exact 64-bit integers: nothing can
- * wrap.  fde_covering() then computes the winner's real, overflow-checked
+ * wrap.  The caller then computes the winner's real, overflow-checked
  * start and rejects a pc outside it.
  */
-static int find_fde_idx(const struct uw_sframe *sf, uint64_t pc, uint32_t *idx)
+static uw_always_inline int find_fde_entry(const struct uw_sframe *sf,
+					   uint64_t pc, bool be, uint64_t *off)
 {
-	const uint8_t *base = sf->sec.data + sf->fde_start;
-	const unsigned int ksz = sf->version == 3 ? 8 : 4;
-	const bool pcrel = sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL;
-	const bool be = sf->big_endian;
-	uint32_t lo = 0, hi = sf->num_fdes, mid;
-	uint64_t fde_off;
-	int64_t target, key;
+	const uint8_t *p;
+	int64_t target;
 
+	if (!sf->num_fdes)
+		return UW_ENOENT;
 	/* target = pc - section address, as an exact signed value. */
 	if (pc >= sf->sec.addr)
 		target = pc - sf->sec.addr > (uint64_t)INT64_MAX_ ?
@@ -309,51 +455,38 @@ static int find_fde_idx(const struct uw_sframe *sf, uint64_t pc, uint32_t *idx)
 		target = sf->sec.addr - pc > (uint64_t)INT64_MAX_ ?
 			 INT64_MIN_ : -(int64_t)(sf->sec.addr - pc);
 
-	/*
-	 * What binutils emits on a little-endian host: fixed key width, and
-	 * a search without data-dependent branches (the compare becomes a
-	 * conditional move): first is the last entry known <= target.
-	 */
-	if (!be && ksz == 4 && !pcrel && hi) {
-		uint32_t first = 0, n = hi, half;
-
-		while (n > 1) {
-			half = n / 2;
-			key = uw_sext(uw_load(base + (uint64_t)(first + half) *
-					      sf->fde_size, 4, false), 4);
-			first = key <= target ? first + half : first;
-			n -= half;
-		}
-		key = uw_sext(uw_load(base + (uint64_t)first * sf->fde_size,
-				      4, false), 4);
-		lo = hi = key <= target ? first + 1 : 0;
+	/* One loop per key shape; be is a constant in each copy. */
+	switch (sf->key_shape & (SHAPE_K8 | SHAPE_PCREL)) {
+	case 0:
+		p = fde_search(sf, target, 4, false, be);
+		break;
+	case SHAPE_PCREL:
+		p = fde_search(sf, target, 4, true, be);
+		break;
+	case SHAPE_K8:
+		p = fde_search(sf, target, 8, false, be);
+		break;
+	default:
+		p = fde_search(sf, target, 8, true, be);
+		break;
 	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		fde_off = (uint64_t)mid * sf->fde_size;
-		key = uw_sext(uw_load(base + fde_off, ksz, be), ksz);
-		/* PCREL: start = section + field offset + key. */
-		if (key <= (pcrel ? sub_clamp(target, sf->fde_start + fde_off) :
-				    target))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	if (!p)
 		return UW_ENOENT;
-	*idx = lo - 1;
+	*off = (uint64_t)(p - sf->sec.data);
 	return 0;
 }
 
 /*
- * The FDE at idx, if it really covers pc: a lying SORTED flag can only
- * make a lookup miss, never attribute pc to the wrong function.
+ * The FDE covering pc, found by its index entry: a lying SORTED flag can
+ * only make a lookup miss, never attribute pc to the wrong function.
  */
-static int fde_covering(const struct uw_sframe *sf, uint32_t idx, uint64_t pc,
-			struct uw_sframe_fde *fde)
+static uw_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
+				     bool be, uint64_t *off,
+				     struct uw_sframe_fde *fde)
 {
-	int err = uw_sframe_fde(sf, idx, fde);
+	int err = find_fde_entry(sf, pc, be, off);
 
+	err = err ? err : fde_decode(sf, *off, be, fde);
 	if (err)
 		return err;
 	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
@@ -361,54 +494,56 @@ static int fde_covering(const struct uw_sframe *sf, uint32_t idx, uint64_t pc,
 	return 0;
 }
 
-int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
-		       uint32_t *idx, struct uw_sframe_fde *fde)
-{
-	uint32_t i;
-	int err = find_fde_idx(sf, pc, &i);
-
-	err = err ? err : fde_covering(sf, i, pc, fde);
-	if (!err && idx)
-		*idx = i;
-	return err;
-}
-
 /*
  * The FRE scan proper, for one FRE start width asz (1, 2 or 4): the
  * caller passes a constant, so each width gets its own loop.  Only the
- * fixed parts are read, each FRE with one bounds check; the ordering
- * checks run on every FRE passed.
+ * fixed parts are read, each FRE with one bounds check, and the checks
+ * sit where they cost least:
+ *  - an FRE passed over has start <= pc_off < func_size, so "start past
+ *    the function" is only possible for, and only checked on, the FRE
+ *    that ends the scan;
+ *  - starts must rise strictly: start >= prev + 1, prev + 1 kept in next;
+ *  - a reserved word size (code 3) is refused on every FRE read.
+ * Returns the offset of the last FRE starting at or below pc_off.
  */
-static inline int scan_fres(const struct uw_sframe *sf,
-			    const struct uw_sframe_fde *fde, uint32_t pc_off,
-			    unsigned int asz, uint32_t *fre_off)
+static uw_always_inline int scan_fres(const struct uw_sframe *sf,
+				      const struct uw_sframe_fde *fde,
+				      uint32_t pc_off, unsigned int asz,
+				      bool be, uint32_t *fre_off)
 {
 	const uint8_t *base = sf->sec.data + sf->fre_start;
-	const uint64_t len = sf->fre_len;
-	const uint32_t n = fde->num_fres, size = fde->func_size;
-	const bool be = sf->big_endian;
-	uint64_t off = fde->fre_off;
-	uint32_t i, start, prev = 0;
-	uint8_t info;
-	bool have = false;
+	const uint8_t *p = base + fde->fre_off, *match = NULL, *lim;
+	uint32_t left = fde->num_fres, start, next = 0, len;
 
-	for (i = 0; i < n; i++) {
-		if (off + asz + 1 > len)
+	if (!left)
+		return UW_ENOENT;
+	/* The head (start, info) of an FRE at p is inside if p <= lim. */
+	if (sf->fre_len < asz + 1)
+		return UW_EBOUNDS;
+	lim = base + (sf->fre_len - asz - 1);
+	do {
+		if (uw_unlikely(p > lim))
 			return UW_EBOUNDS;
-		start = (uint32_t)uw_load(base + off, asz, be);
-		info = base[off + asz];
-		if ((info & 0x60) == 0x60)	/* word size code 3: reserved */
+		start = (uint32_t)uw_load(p, asz, be);
+		len = fre_data_len[p[asz]];
+		if (uw_unlikely(len & FRE_RESERVED))
 			return UW_EBADDATA;
-		if ((i && start <= prev) || start > size)
-			return UW_EBADDATA;
-		if (start > pc_off)
+		if (start > pc_off) {
+			if (start > fde->func_size)
+				return UW_EBADDATA;
 			break;
-		*fre_off = (uint32_t)off;	/* off < len <= UINT32_MAX */
-		have = true;
-		prev = start;
-		off += asz + 1 + fre_data_len(info);
-	}
-	return have ? 0 : UW_ENOENT;
+		}
+		if (uw_unlikely(start < next))
+			return UW_EBADDATA;
+		match = p;
+		next = start + 1;	/* start <= pc_off < 2^32 - 1 */
+		p += asz + 1 + len;	/* at most lim + 61: no wrap */
+	} while (--left);
+	/* Nothing passed: the first FRE starts after pc. */
+	if (!match)
+		return UW_ENOENT;
+	*fre_off = (uint32_t)(match - base);	/* < fre_len */
+	return 0;
 }
 
 /*
@@ -416,9 +551,10 @@ static inline int scan_fres(const struct uw_sframe *sf,
  * scan and the decode never nest (that keeps the lookup's worst-case
  * stack down).
  */
-static int find_fre_off(const struct uw_sframe *sf,
-			const struct uw_sframe_fde *fde, uint64_t pc,
-			uint32_t *fre_off)
+static uw_always_inline int find_fre_off(const struct uw_sframe *sf,
+					 const struct uw_sframe_fde *fde,
+					 uint64_t pc, bool be,
+					 uint32_t *fre_off)
 {
 	uint32_t pc_off;
 
@@ -429,28 +565,20 @@ static int find_fre_off(const struct uw_sframe *sf,
 	if (fde->pc_type == UW_SFRAME_PC_MASK)
 		pc_off %= fde->rep_size;	/* != 0: checked */
 
-	switch (fde->fre_type) {
-	case UW_SFRAME_FRE_ADDR1:
-		return scan_fres(sf, fde, pc_off, 1, fre_off);
-	case UW_SFRAME_FRE_ADDR2:
-		return scan_fres(sf, fde, pc_off, 2, fre_off);
-	default:
-		return scan_fres(sf, fde, pc_off, 4, fre_off);
-	}
-}
-
-int uw_sframe_find_fre(const struct uw_sframe *sf,
-		       const struct uw_sframe_fde *fde, uint64_t pc,
-		       struct uw_sframe_fre *fre)
-{
-	uint32_t off;
-	int err = find_fre_off(sf, fde, pc, &off);
-
-	return err ? err : uw_sframe_fre(sf, fde, &off, fre);
+	/* One loop per start width and byte order. */
+	if (fde->fre_type == UW_SFRAME_FRE_ADDR1)
+		return scan_fres(sf, fde, pc_off, 1, false, fre_off);
+	if (be)
+		return fde->fre_type == UW_SFRAME_FRE_ADDR2 ?
+		       scan_fres(sf, fde, pc_off, 2, true, fre_off) :
+		       scan_fres(sf, fde, pc_off, 4, true, fre_off);
+	return fde->fre_type == UW_SFRAME_FRE_ADDR2 ?
+	       scan_fres(sf, fde, pc_off, 2, false, fre_off) :
+	       scan_fres(sf, fde, pc_off, 4, false, fre_off);
 }
 
 /* Default-FDE data word for RA/FP: s390x may name a register instead. */
-static int saved_word(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+static uw_always_inline int saved_word(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 		      int32_t w, uint8_t dflt_reg, struct uw_rule *r)
 {
 	if (sf->arch == UW_ARCH_S390X) {
@@ -472,7 +600,7 @@ static int saved_word(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 }
 
 /* Where the RA is when the FRE does not say: fixed offset or the LR. */
-static void ra_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+static uw_always_inline void ra_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 		       struct uw_rule *r)
 {
 	if (sf->fixed_ra) {
@@ -486,7 +614,7 @@ static void ra_default(const struct uw_sframe *sf, const struct uw_arch_info *ai
 	}
 }
 
-static void fp_default(const struct uw_sframe *sf, struct uw_rule *r)
+static uw_always_inline void fp_default(const struct uw_sframe *sf, struct uw_rule *r)
 {
 	if (sf->fixed_fp) {
 		r->kind = UW_RULE_CFA_OFF;
@@ -496,7 +624,7 @@ static void fp_default(const struct uw_sframe *sf, struct uw_rule *r)
 	}
 }
 
-static int row_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+static uw_always_inline int row_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 		       const struct uw_sframe_fre *fre, struct uw_row *row)
 {
 	unsigned int n = fre->nwords, i = 1;
@@ -538,7 +666,7 @@ static int row_default(const struct uw_sframe *sf, const struct uw_arch_info *ai
 }
 
 /* One FLEX (control, offset) rule; a zero control word is padding. */
-static int flex_rule(const struct uw_sframe_fre *fre, unsigned int *i,
+static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre, unsigned int *i,
 		     bool is_cfa, struct uw_rule *r)
 {
 	uint32_t ctrl;
@@ -578,7 +706,7 @@ static int flex_rule(const struct uw_sframe_fre *fre, unsigned int *i,
 	return 0;
 }
 
-static int row_flex(const struct uw_sframe *sf, const struct uw_arch_info *ai,
+static uw_always_inline int row_flex(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 		    const struct uw_sframe_fre *fre, struct uw_row *row)
 {
 	unsigned int i = 0;
@@ -609,7 +737,7 @@ static int row_flex(const struct uw_sframe *sf, const struct uw_arch_info *ai,
 	return i == fre->nwords ? 0 : UW_EBADDATA;
 }
 
-static void row_init(const struct uw_sframe_fde *fde, struct uw_row *row)
+static uw_always_inline void row_init(const struct uw_sframe_fde *fde, struct uw_row *row)
 {
 	row->fn_start = fde->func_start;
 	row->fn_size = fde->func_size;
@@ -624,8 +752,11 @@ static void row_init(const struct uw_sframe_fde *fde, struct uw_row *row)
 		row->flags |= UW_ROW_PAUTH_KEY_B;
 }
 
-int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
-		  const struct uw_sframe_fre *fre, struct uw_row *row)
+/* flex: whether FLEX FDEs can come here (a constant at each call). */
+static uw_always_inline int sframe_row(const struct uw_sframe *sf,
+				       const struct uw_sframe_fde *fde,
+				       const struct uw_sframe_fre *fre,
+				       struct uw_row *row, bool flex)
 {
 	row_init(fde, row);
 	row->start = fde->func_start + fre->start;
@@ -640,40 +771,53 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		row->flags |= UW_ROW_OUTERMOST;
 		return 0;
 	}
-	if (fde->fde_type == UW_SFRAME_FDE_FLEX)
+	if (flex && fde->fde_type == UW_SFRAME_FDE_FLEX)
 		return row_flex(sf, &sf->ai, fre, row);
 	return row_default(sf, &sf->ai, fre, row);
 }
 
-int uw_sframe_find_in(const struct uw_sframe *sf, uint64_t pc,
-		      struct uw_row *row, struct uw_sframe_fde *fde,
-		      struct uw_sframe_fre *fre)
+int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
+		  const struct uw_sframe_fre *fre, struct uw_row *row)
 {
+	return sframe_row(sf, fde, fre, row, true);
+}
+
+/*
+ * The whole lookup, every step inlined: the FDE search, the FDE, the FRE
+ * scan, the matching FRE and the row.  Search and decode run in turn,
+ * not nested, which keeps the worst-case stack small.  be is a constant
+ * at both calls, so no read in here tests the byte order.
+ */
+static uw_always_inline int sframe_find(const struct uw_sframe *sf,
+					uint64_t pc, bool be,
+					struct uw_row *row)
+{
+	struct uw_sframe_fde fde;
+	struct uw_sframe_fre fre;
+	uint64_t fde_off;
 	uint32_t off;
 	int err;
 
-	/* Search and decode in turn, not nested: a smaller worst-case stack. */
-	err = find_fde_idx(sf, pc, &off);
-	err = err ? err : fde_covering(sf, off, pc, fde);
+	err = find_fde(sf, pc, be, &fde_off, &fde);
 	if (err)
 		return err;
 	/* V3: a DEFAULT FDE without FREs marks an outermost function. */
-	if (fde->num_fres == 0 && sf->version == 3 &&
-	    fde->fde_type == UW_SFRAME_FDE_DEFAULT) {
-		row_init(fde, row);
+	if (fde.num_fres == 0 && sf->version == 3 &&
+	    fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
+		row_init(&fde, row);
 		row->flags |= UW_ROW_OUTERMOST;
 		return 0;
 	}
-	err = find_fre_off(sf, fde, pc, &off);
-	err = err ? err : uw_sframe_fre(sf, fde, &off, fre);
-	return err ? err : uw_sframe_row(sf, fde, fre, row);
+	err = find_fre_off(sf, &fde, pc, be, &off);
+	err = err ? err : fre_decode(sf, &fde, &off, be, &fre);
+	return err ? err : sframe_row(sf, &fde, &fre, row, true);
 }
 
 int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
 		   struct uw_row *row)
 {
-	struct uw_sframe_fde fde;
-	struct uw_sframe_fre fre;
-
-	return uw_sframe_find_in(sf, pc, row, &fde, &fre);
+	/* Two copies, each with its byte order fixed. */
+	if (sf->big_endian)
+		return sframe_find(sf, pc, true, row);
+	return sframe_find(sf, pc, false, row);
 }

@@ -35,6 +35,16 @@ static inline uint64_t uw_load(const uint8_t *p, unsigned int n, bool be)
 			    (uint64_t)p[2] << 8 | p[3] :
 			    (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
 			    (uint64_t)p[1] << 8 | p[0];
+	case 8:
+		if (be)
+			return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
+			       (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+			       (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+			       (uint64_t)p[6] << 8 | p[7];
+		return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 |
+		       (uint64_t)p[5] << 40 | (uint64_t)p[4] << 32 |
+		       (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
+		       (uint64_t)p[1] << 8 | p[0];
 	}
 	if (be) {
 		for (i = 0; i < n; i++)

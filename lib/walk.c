@@ -399,9 +399,7 @@ static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	if (!mod->sframe)
 		return UW_ENOENT;
 	/* The row lives in the cursor: the caller's memory, not our stack. */
-	err = uw_sframe_find_in(mod->sframe, lookup, &cur->scratch.sframe.row,
-				&cur->scratch.sframe.fde,
-				&cur->scratch.sframe.fre);
+	err = uw_sframe_find(mod->sframe, lookup, &cur->scratch.sframe.row);
 	if (err)
 		return err;
 	cur->source = UW_SRC_SFRAME;

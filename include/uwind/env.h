@@ -24,9 +24,18 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define uw_likely(x)	__builtin_expect(!!(x), 1)
 #define uw_unlikely(x)	__builtin_expect(!!(x), 0)
+/* For helpers whose constant arguments select the code: always inlined. */
+#define uw_always_inline inline __attribute__((__always_inline__))
+/* Cold paths kept out of a hot caller's frame. */
+#define uw_noinline __attribute__((__noinline__))
+/* A coin toss: the compiler should select (cmov, csel), not branch. */
+#define uw_unpredictable(x) __builtin_expect_with_probability(!!(x), 1, 0.5)
 #else
 #define uw_likely(x)	(x)
 #define uw_unlikely(x)	(x)
+#define uw_unpredictable(x) (x)
+#define uw_always_inline inline
+#define uw_noinline
 #endif
 
 #endif /* UWIND_ENV_H */

@@ -48,6 +48,18 @@ struct uw_sframe {
 	uint32_t fre_len;
 	uint32_t fde_start;	/* section offset of the FDE subsection */
 	uint32_t fre_start;	/* section offset of the FRE subsection */
+	/*
+	 * The FDE search's fixed steps, in bytes of the FDE index (set by
+	 * uw_sframe_init from num_fdes alone, nothing is read ahead): k is
+	 * the largest power of two <= num_fdes.  The first probe is entry
+	 * num_fdes - k; if k is an odd power of two, one binary step of
+	 * k/2 entries follows; then four-way steps of w/4, w/16, ... 1
+	 * entries for the remaining power-of-four window w.
+	 */
+	uint32_t search_first;	/* (num_fdes - k) * fde_size */
+	uint32_t search_half;	/* k / 2 * fde_size, or 0: no binary step */
+	uint32_t search_quarter; /* w / 4 * fde_size, 0 if w = 1 */
+	uint8_t key_shape;	/* which search loop: key width, PCREL, order */
 	struct uw_arch_info ai;	/* the ABI's registers, looked up once */
 };
 
@@ -99,15 +111,6 @@ int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		  uint32_t *off, struct uw_sframe_fre *fre);
 
-/* Index of the FDE covering pc. */
-int uw_sframe_find_fde(const struct uw_sframe *sf, uint64_t pc,
-		       uint32_t *idx, struct uw_sframe_fde *fde);
-
-/* The FRE covering pc inside fde. */
-int uw_sframe_find_fre(const struct uw_sframe *sf,
-		       const struct uw_sframe_fde *fde, uint64_t pc,
-		       struct uw_sframe_fre *fre);
-
 /* Translate an FRE of fde into the generic unwind row. */
 int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		  const struct uw_sframe_fre *fre, struct uw_row *row);
@@ -115,10 +118,5 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 /* The row for pc: find_fde + find_fre + row. */
 int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
 		   struct uw_row *row);
-
-/* The same, with the caller's FDE and FRE as scratch (smaller stack). */
-int uw_sframe_find_in(const struct uw_sframe *sf, uint64_t pc,
-		      struct uw_row *row, struct uw_sframe_fde *fde,
-		      struct uw_sframe_fre *fre);
 
 #endif /* UWIND_SFRAME_H */

@@ -247,8 +247,6 @@ struct uw_cursor {
 	union {
 		struct {
 			struct uw_row row;
-			struct uw_sframe_fde fde;
-			struct uw_sframe_fre fre;
 		} sframe;
 		struct {
 			struct uw_ehabi_entry e;

@@ -46,7 +46,7 @@ int32_t sframe_fre_get_cfa_offset(sframe_decoder_ctx *dctx,
 
 #define NRANDOM	(1u << 20)
 #define NHOT	64
-#define REPEAT	5
+#define REPEAT	9
 
 struct bench {
 	struct uw_sframe sf;
@@ -111,21 +111,35 @@ static int64_t run(const struct bench *b, const uint64_t *pcs, size_t n,
 	return sum;
 }
 
-/* Best of REPEAT runs, in ns per lookup. */
+/* One pass over NRANDOM pcs, in ns per lookup. */
 static double timed(const struct bench *b, const uint64_t *pcs, int lib,
 		    int64_t *sum)
 {
-	double best = 0, t;
+	double t = now_ns();
+
+	*sum += run(b, pcs, NRANDOM, lib);
+	return (now_ns() - t) / NRANDOM;
+}
+
+/*
+ * Best of REPEAT passes each, uwind and libsframe passes interleaved, so
+ * that a slow spell of the machine (a shared virtual CPU, frequency
+ * changes) hits both sides alike instead of one side's whole series.
+ */
+static void compare(const struct bench *b, const uint64_t *pcs, double *u,
+		    double *l, int64_t *sum)
+{
+	double t;
 	int r;
 
 	for (r = 0; r < REPEAT; r++) {
-		t = now_ns();
-		*sum += run(b, pcs, NRANDOM, lib);
-		t = (now_ns() - t) / NRANDOM;
-		if (r == 0 || t < best)
-			best = t;
+		t = timed(b, pcs, 0, sum);
+		if (r == 0 || t < *u)
+			*u = t;
+		t = timed(b, pcs, 1, sum);
+		if (r == 0 || t < *l)
+			*l = t;
 	}
-	return best;
 }
 
 /*
@@ -304,10 +318,8 @@ int main(int argc, char **argv)
 	printf("BENCH sframe.crosscheck.disagreements %zu count\n",
 	       bad_r + bad_h);
 
-	t_u = timed(&b, b.random, 0, &sum);
-	t_l = timed(&b, b.random, 1, &sum);
-	h_u = timed(&b, b.hot, 0, &sum);
-	h_l = timed(&b, b.hot, 1, &sum);
+	compare(&b, b.random, &t_u, &t_l, &sum);
+	compare(&b, b.hot, &h_u, &h_l, &sum);
 	printf("BENCH sframe.lookup.random.uwind %.1f ns\n", t_u);
 	printf("BENCH sframe.lookup.random.libsframe %.1f ns\n", t_l);
 	printf("BENCH sframe.lookup.random.speedup %.2f x\n", t_l / t_u);
