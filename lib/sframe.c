@@ -300,20 +300,32 @@ static const uint8_t fre_data_len[256] = {
 };
 
 /* n data words of one size (constant at each call), sign-extended. */
+/* One data word of wsz bytes (a constant at each call), sign-extended. */
+static uw_always_inline int32_t fre_word(const uint8_t *p, unsigned int wsz,
+					 bool be)
+{
+	/* Two's complement narrowing, as GCC and Clang define it. */
+	if (wsz == 1)
+		return (int8_t)p[0];
+	if (wsz == 2)
+		return (int16_t)(uint16_t)uw_load(p, 2, be);
+	return (int32_t)(uint32_t)uw_load(p, 4, be);
+}
+
+/* n data words; the first three (all a DEFAULT FDE has) without a loop. */
 static uw_always_inline void fre_words(const uint8_t *p, unsigned int n,
-			     unsigned int wsz, bool be, int32_t *w)
+				       unsigned int wsz, bool be, int32_t *w)
 {
 	unsigned int i;
 
-	/* Two's complement narrowing, as GCC and Clang define it. */
-	for (i = 0; i < n; i++, p += wsz) {
-		if (wsz == 1)
-			w[i] = (int8_t)p[0];
-		else if (wsz == 2)
-			w[i] = (int16_t)(uint16_t)uw_load(p, 2, be);
-		else
-			w[i] = (int32_t)(uint32_t)uw_load(p, 4, be);
-	}
+	if (n > 0)
+		w[0] = fre_word(p, wsz, be);
+	if (n > 1)
+		w[1] = fre_word(p + wsz, wsz, be);
+	if (n > 2)
+		w[2] = fre_word(p + 2 * wsz, wsz, be);
+	for (i = 3; i < n; i++)
+		w[i] = fre_word(p + i * wsz, wsz, be);
 }
 
 static uw_always_inline int fre_decode(const struct uw_sframe *sf,
@@ -509,7 +521,8 @@ static uw_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
 static uw_always_inline int scan_fres(const struct uw_sframe *sf,
 				      const struct uw_sframe_fde *fde,
 				      uint32_t pc_off, unsigned int asz,
-				      bool be, uint32_t *fre_off)
+				      bool be, uint32_t *info_off,
+				      uint32_t *fre_start)
 {
 	const uint8_t *base = sf->sec.data + sf->fre_start;
 	const uint8_t *p = base + fde->fre_off, *match = NULL, *lim;
@@ -542,7 +555,8 @@ static uw_always_inline int scan_fres(const struct uw_sframe *sf,
 	/* Nothing passed: the first FRE starts after pc. */
 	if (!match)
 		return UW_ENOENT;
-	*fre_off = (uint32_t)(match - base);	/* < fre_len */
+	*info_off = (uint32_t)(match + asz - base);	/* < fre_len */
+	*fre_start = next - 1;
 	return 0;
 }
 
@@ -551,10 +565,15 @@ static uw_always_inline int scan_fres(const struct uw_sframe *sf,
  * scan and the decode never nest (that keeps the lookup's worst-case
  * stack down).
  */
-static uw_always_inline int find_fre_off(const struct uw_sframe *sf,
-					 const struct uw_sframe_fde *fde,
-					 uint64_t pc, bool be,
-					 uint32_t *fre_off)
+/*
+ * The FRE covering pc: the FRE subsection offset of its info byte (its
+ * data words follow) and its start.  The scan proved the info byte lies
+ * inside the subsection.
+ */
+static uw_always_inline int find_fre(const struct uw_sframe *sf,
+				     const struct uw_sframe_fde *fde,
+				     uint64_t pc, bool be, uint32_t *info_off,
+				     uint32_t *start)
 {
 	uint32_t pc_off;
 
@@ -567,14 +586,14 @@ static uw_always_inline int find_fre_off(const struct uw_sframe *sf,
 
 	/* One loop per start width and byte order. */
 	if (fde->fre_type == UW_SFRAME_FRE_ADDR1)
-		return scan_fres(sf, fde, pc_off, 1, false, fre_off);
+		return scan_fres(sf, fde, pc_off, 1, false, info_off, start);
 	if (be)
 		return fde->fre_type == UW_SFRAME_FRE_ADDR2 ?
-		       scan_fres(sf, fde, pc_off, 2, true, fre_off) :
-		       scan_fres(sf, fde, pc_off, 4, true, fre_off);
+		       scan_fres(sf, fde, pc_off, 2, true, info_off, start) :
+		       scan_fres(sf, fde, pc_off, 4, true, info_off, start);
 	return fde->fre_type == UW_SFRAME_FRE_ADDR2 ?
-	       scan_fres(sf, fde, pc_off, 2, false, fre_off) :
-	       scan_fres(sf, fde, pc_off, 4, false, fre_off);
+	       scan_fres(sf, fde, pc_off, 2, false, info_off, start) :
+	       scan_fres(sf, fde, pc_off, 4, false, info_off, start);
 }
 
 /* Default-FDE data word for RA/FP: s390x may name a register instead. */
@@ -624,17 +643,24 @@ static uw_always_inline void fp_default(const struct uw_sframe *sf, struct uw_ru
 	}
 }
 
-static uw_always_inline int row_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
-		       const struct uw_sframe_fre *fre, struct uw_row *row)
+/*
+ * The rules of a DEFAULT FDE's FRE: base_sp and up to three data words,
+ * w0 (CFA offset), then RA and FP offsets where the header does not fix
+ * them.  The words come as values, so a caller's locals stay in registers.
+ */
+static uw_always_inline int row_rules(const struct uw_sframe *sf,
+				      const struct uw_arch_info *ai,
+				      bool base_sp, unsigned int n, int32_t w0,
+				      int32_t w1, int32_t w2, struct uw_row *row)
 {
-	unsigned int n = fre->nwords, i = 1;
+	unsigned int i = 1;
 	int err;
 
 	row->cfa.kind = UW_RULE_REG_OFF;
-	row->cfa.reg = fre->base_sp ? ai->sp : ai->fp;
-	row->cfa.off = fre->w[0];
+	row->cfa.reg = base_sp ? ai->sp : ai->fp;
+	row->cfa.off = w0;
 	if (sf->arch == UW_ARCH_S390X) {
-		int64_t off = (int64_t)fre->w[0] * S390X_CFA_SCALE + S390X_CFA_BIAS;
+		int64_t off = (int64_t)w0 * S390X_CFA_SCALE + S390X_CFA_BIAS;
 
 		if (off > 0x7fffffff || off < -0x7fffffff - 1)
 			return UW_EBADDATA;
@@ -643,9 +669,9 @@ static uw_always_inline int row_default(const struct uw_sframe *sf, const struct
 
 	if (sf->fixed_ra) {
 		ra_default(sf, ai, &row->ra);
-	} else if (i < n) {
-		err = saved_word(sf, ai, fre->w[i++], ai->has_lr ? ai->ra : 0,
-				 &row->ra);
+	} else if (n > 1) {
+		i = 2;
+		err = saved_word(sf, ai, w1, ai->has_lr ? ai->ra : 0, &row->ra);
 		if (err)
 			return err;
 	} else {
@@ -655,7 +681,8 @@ static uw_always_inline int row_default(const struct uw_sframe *sf, const struct
 	if (sf->fixed_fp) {
 		fp_default(sf, &row->fp);
 	} else if (i < n) {
-		err = saved_word(sf, ai, fre->w[i++], 0, &row->fp);
+		err = saved_word(sf, ai, i == 1 ? w1 : w2, 0, &row->fp);
+		i++;
 		if (err)
 			return err;
 	} else {
@@ -663,6 +690,20 @@ static uw_always_inline int row_default(const struct uw_sframe *sf, const struct
 	}
 	/* Every data word must have a meaning. */
 	return i == n ? 0 : UW_EBADDATA;
+}
+
+static uw_always_inline int row_default(const struct uw_sframe *sf,
+					const struct uw_arch_info *ai,
+					const struct uw_sframe_fre *fre,
+					struct uw_row *row)
+{
+	unsigned int n = fre->nwords;
+
+	/* At most CFA, RA and FP: a fourth word has no meaning. */
+	if (n > 3)
+		return UW_EBADDATA;
+	return row_rules(sf, ai, fre->base_sp, n, fre->w[0],
+			 n > 1 ? fre->w[1] : 0, n > 2 ? fre->w[2] : 0, row);
 }
 
 /* One FLEX (control, offset) rule; a zero control word is padding. */
@@ -752,11 +793,8 @@ static uw_always_inline void row_init(const struct uw_sframe_fde *fde, struct uw
 		row->flags |= UW_ROW_PAUTH_KEY_B;
 }
 
-/* flex: whether FLEX FDEs can come here (a constant at each call). */
-static uw_always_inline int sframe_row(const struct uw_sframe *sf,
-				       const struct uw_sframe_fde *fde,
-				       const struct uw_sframe_fre *fre,
-				       struct uw_row *row, bool flex)
+int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
+		  const struct uw_sframe_fre *fre, struct uw_row *row)
 {
 	row_init(fde, row);
 	row->start = fde->func_start + fre->start;
@@ -771,22 +809,62 @@ static uw_always_inline int sframe_row(const struct uw_sframe *sf,
 		row->flags |= UW_ROW_OUTERMOST;
 		return 0;
 	}
-	if (flex && fde->fde_type == UW_SFRAME_FDE_FLEX)
+	if (fde->fde_type == UW_SFRAME_FDE_FLEX)
 		return row_flex(sf, &sf->ai, fre, row);
 	return row_default(sf, &sf->ai, fre, row);
 }
 
-int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
-		  const struct uw_sframe_fre *fre, struct uw_row *row)
+
+/*
+ * The lookup's own decode of a DEFAULT FDE's FRE, straight into the row:
+ * info_off is the FRE's info byte (inside the subsection: the scan read
+ * it, and refused a reserved word size), start its start.  One to three
+ * data words are read as values, without a struct uw_sframe_fre; other
+ * counts (none: an outermost row; more: malformed) return 1, for the
+ * general decoders.
+ */
+static uw_always_inline int fre_row_default(const struct uw_sframe *sf,
+					    const struct uw_sframe_fde *fde,
+					    uint32_t info_off, uint32_t start,
+					    bool be, struct uw_row *row)
 {
-	return sframe_row(sf, fde, fre, row, true);
+	const uint8_t *p = sf->sec.data + sf->fre_start + info_off;
+	const uint8_t info = p[0];
+	const unsigned int n = (info >> 1) & 0xf, code = (info >> 5) & 3;
+	int32_t w0, w1 = 0, w2 = 0;
+
+	if (n - 1 > 2)
+		return 1;
+	if ((uint64_t)info_off + 1 + (n << code) > sf->fre_len)
+		return UW_EBOUNDS;
+	p++;
+	if (code == 0) {
+		w0 = fre_word(p, 1, be);
+		w1 = n > 1 ? fre_word(p + 1, 1, be) : 0;
+		w2 = n > 2 ? fre_word(p + 2, 1, be) : 0;
+	} else if (code == 1) {
+		w0 = fre_word(p, 2, be);
+		w1 = n > 1 ? fre_word(p + 2, 2, be) : 0;
+		w2 = n > 2 ? fre_word(p + 4, 2, be) : 0;
+	} else {
+		w0 = fre_word(p, 4, be);
+		w1 = n > 1 ? fre_word(p + 4, 4, be) : 0;
+		w2 = n > 2 ? fre_word(p + 8, 4, be) : 0;
+	}
+	row_init(fde, row);
+	row->start = fde->func_start + start;
+	if (info & 0x80)
+		row->flags |= UW_ROW_RA_MANGLED;
+	return row_rules(sf, &sf->ai, info & 1, n, w0, w1, w2, row);
 }
 
 /*
  * The whole lookup, every step inlined: the FDE search, the FDE, the FRE
  * scan, the matching FRE and the row.  Search and decode run in turn,
  * not nested, which keeps the worst-case stack small.  be is a constant
- * at both calls, so no read in here tests the byte order.
+ * at both calls, so no read in here tests the byte order.  What the
+ * lookup's own decode leaves out (FLEX FDEs, FREs without data words or
+ * with too many) goes through the general decoders the tools use.
  */
 static uw_always_inline int sframe_find(const struct uw_sframe *sf,
 					uint64_t pc, bool be,
@@ -795,7 +873,7 @@ static uw_always_inline int sframe_find(const struct uw_sframe *sf,
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
 	uint64_t fde_off;
-	uint32_t off;
+	uint32_t off, start;
 	int err;
 
 	err = find_fde(sf, pc, be, &fde_off, &fde);
@@ -808,16 +886,32 @@ static uw_always_inline int sframe_find(const struct uw_sframe *sf,
 		row->flags |= UW_ROW_OUTERMOST;
 		return 0;
 	}
-	err = find_fre_off(sf, &fde, pc, be, &off);
-	err = err ? err : fre_decode(sf, &fde, &off, be, &fre);
-	return err ? err : sframe_row(sf, &fde, &fre, row, true);
+	err = find_fre(sf, &fde, pc, be, &off, &start);
+	if (err)
+		return err;
+	if (fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
+		err = fre_row_default(sf, &fde, off, start, be, row);
+		if (err <= 0)
+			return err;
+	}
+	/* The FRE's own offset: back over its start field. */
+	off -= 1u << fde.fre_type;
+	err = uw_sframe_fre(sf, &fde, &off, &fre);
+	return err ? err : uw_sframe_row(sf, &fde, &fre, row);
 }
 
 int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
 		   struct uw_row *row)
 {
-	/* Two copies, each with its byte order fixed. */
+	/*
+	 * Two copies, each with its byte order fixed, unless the build
+	 * favours size (firmware): then one, testing it at run time.
+	 */
+#ifndef __OPTIMIZE_SIZE__
 	if (sf->big_endian)
 		return sframe_find(sf, pc, true, row);
 	return sframe_find(sf, pc, false, row);
+#else
+	return sframe_find(sf, pc, sf->big_endian, row);
+#endif
 }

@@ -7,27 +7,32 @@
 BENCH_DIR := $(O)/bench
 BENCH_FUNCS ?= 12000
 BENCH_PARTS := 0 1 2 3
-BENCH_SRCS := $(BENCH_PARTS:%=$(BENCH_DIR)/gen%.c)
-BENCH_OBJS := $(BENCH_PARTS:%=$(BENCH_DIR)/gen%.o)
+BENCH_MIXES := small mixed
 
 $(BENCH_DIR)/sframe_bench: selftests/bench/sframe_bench.c $(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND) -l:libsframe.so.0
 
-$(BENCH_DIR)/gen%.c: selftests/bench/gen.sh
+# One program per mix: $(BENCH_DIR)/MIX/gen, its raw table MIX.sframe.
+$(BENCH_DIR)/small/gen%.c: selftests/bench/gen.sh
 	@mkdir -p $(dir $@)
-	sh selftests/bench/gen.sh $(BENCH_FUNCS) $(words $(BENCH_PARTS)) $* >$@
+	sh selftests/bench/gen.sh $(BENCH_FUNCS) $(words $(BENCH_PARTS)) $* small >$@
 
-$(BENCH_DIR)/gen%.o: $(BENCH_DIR)/gen%.c
+$(BENCH_DIR)/mixed/gen%.c: selftests/bench/gen.sh
+	@mkdir -p $(dir $@)
+	sh selftests/bench/gen.sh $(BENCH_FUNCS) $(words $(BENCH_PARTS)) $* mixed >$@
+
+$(BENCH_DIR)/%.o: $(BENCH_DIR)/%.c
 	gcc -O2 -fomit-frame-pointer -Wa,--gsframe -w -c $< -o $@
 
-$(BENCH_DIR)/gen: $(BENCH_OBJS)
+$(BENCH_MIXES:%=$(BENCH_DIR)/%/gen): $(BENCH_DIR)/%/gen: \
+		$(foreach p,$(BENCH_PARTS),$(BENCH_DIR)/%/gen$(p).o)
 	gcc -o $@ $^
 
-$(BENCH_DIR)/gen.sframe: $(BENCH_DIR)/gen
+$(BENCH_DIR)/%.sframe: $(BENCH_DIR)/%/gen
 	objcopy -O binary --only-section=.sframe $< $@
 
 .PHONY: bench-table
-bench-table: $(BENCH_DIR)/gen.sframe
+bench-table: $(BENCH_MIXES:%=$(BENCH_DIR)/%.sframe)
 
 ALL_TARGETS += $(BENCH_DIR)/sframe_bench
