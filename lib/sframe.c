@@ -369,13 +369,17 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 }
 
 /*
- * The start field of the FDE entry at p, as a value comparable with a
- * section-relative pc: itself, or with PCREL plus the field's own section
- * offset.  ksz, pcrel and be are constants at every call, so each of the
- * search loops below gets its own straight-line key load.
+ * Whether the FDE whose index entry is at p (section offset sec_off)
+ * starts at or below target, a section-relative pc.  Its start field is
+ * relative to the section, or with PCREL to the field itself: then the
+ * field is compared with target - sec_off, which cannot wrap because the
+ * caller keeps target >= INT64_MIN + 2^32 (fde_search) and sec_off is
+ * below 2^32.  ksz, pcrel and be are constants at every call, so each
+ * search loop gets its own straight-line key load.
  */
-static uw_always_inline int64_t fde_key(const uint8_t *p, uint64_t sec_off,
-			      unsigned int ksz, bool pcrel, bool be)
+static uw_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
+				    int64_t target, unsigned int ksz,
+				    bool pcrel, bool be)
 {
 	int64_t key;
 
@@ -384,18 +388,14 @@ static uw_always_inline int64_t fde_key(const uint8_t *p, uint64_t sec_off,
 		key = (int64_t)uw_load(p, 8, be);
 	else
 		key = (int32_t)(uint32_t)uw_load(p, 4, be);
-	if (!pcrel)
-		return key;
-	/* sec_off < 2^32: only an 8-byte key can overflow; clamp it. */
-	if (ksz == 8 && key > INT64_MAX_ - (int64_t)sec_off)
-		return INT64_MAX_;
-	return key + (int64_t)sec_off;
+	return key <= (pcrel ? target - (int64_t)sec_off : target);
 }
 
 /* Move p to q if entry q starts at or below target: a select, no branch. */
 #define FDE_PROBE(p, q, target, ksz, pcrel, be)				\
-	((p) = uw_unpredictable(fde_key((q), (uint64_t)((q) - data), (ksz), \
-					(pcrel), (be)) <= (target)) ? (q) : (p))
+	((p) = uw_unpredictable(fde_le((q), (uint64_t)((q) - data),	\
+				       (target), (ksz), (pcrel), (be))) ? \
+	       (q) : (p))
 
 /*
  * Search without data-dependent branches: each comparison becomes a
@@ -418,6 +418,13 @@ static uw_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
 	const uint32_t size = sf->fde_size;
 	uint32_t step;
 
+	/*
+	 * See fde_le().  Only a pc some 2^63 bytes away from the section
+	 * is moved, and the worst that does is a miss: the caller checks
+	 * the FDE it gets really covers pc.
+	 */
+	if (pcrel && target < INT64_MIN_ + ((int64_t)1 << 32))
+		target = INT64_MIN_ + ((int64_t)1 << 32);
 	q = p + sf->search_first;
 	FDE_PROBE(p, q, target, ksz, pcrel, be);
 	if (sf->search_half) {
@@ -428,15 +435,18 @@ static uw_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
 	for (step = sf->search_quarter; step >= size; step >>= 2) {
 		const uint8_t *q1 = p + step, *q2 = q1 + step, *q3 = q2 + step;
 
-		bool c1 = fde_key(q1, (uint64_t)(q1 - data), ksz, pcrel, be) <= target;
-		bool c2 = fde_key(q2, (uint64_t)(q2 - data), ksz, pcrel, be) <= target;
-		bool c3 = fde_key(q3, (uint64_t)(q3 - data), ksz, pcrel, be) <= target;
+		bool c1 = fde_le(q1, (uint64_t)(q1 - data), target, ksz,
+				 pcrel, be);
+		bool c2 = fde_le(q2, (uint64_t)(q2 - data), target, ksz,
+				 pcrel, be);
+		bool c3 = fde_le(q3, (uint64_t)(q3 - data), target, ksz,
+				 pcrel, be);
 		const uint8_t *hi = uw_unpredictable(c3) ? q3 : q2;
 		const uint8_t *lo = uw_unpredictable(c1) ? q1 : p;
 
 		p = uw_unpredictable(c2) ? hi : lo;
 	}
-	return fde_key(p, (uint64_t)(p - data), ksz, pcrel, be) <= target ?
+	return fde_le(p, (uint64_t)(p - data), target, ksz, pcrel, be) ?
 	       p : NULL;
 }
 

@@ -9,13 +9,15 @@
 #          issue's libsframe figures come from; names sframe.lookup.*
 #   mixed  ~8.4 FREs a function, ~580 KB; names sframe.mixed.lookup.*
 # Prints "BENCH name value unit" lines: times (best of 9 interleaved
-# passes of 2^20 lookups) and instructions per lookup (callgrind).
+# passes of 2^20 lookups) and instructions per lookup (callgrind); for
+# the small table re-encoded as V3, uwind's instructions alone.
 set -eu
 O=${O:-build}
 B=$O/bench
 N=${BENCH_CALLGRIND_N:-100000}
 
-make -s --no-print-directory -j2 O="$O" "$B/sframe_bench" bench-table
+make -s --no-print-directory -j2 O="$O" "$B/sframe_bench" bench-table \
+	"$O/selftests/sframe/sframe_reencode"
 
 # Instructions per lookup: callgrind totals for N lookups minus the same
 # run with 0 lookups (setup, pc generation, libsframe's decode).
@@ -52,4 +54,17 @@ for mix in small mixed; do
 			echo "BENCH $prefix.lookup.$kind.$impl.instr $(( (total - base) / N )) instr"
 		done
 	done
+
+	# The same table as SFrame V3 (8-byte FDE keys, PCREL, the format
+	# newer binutils emit), uwind alone: libsframe 2.40 reads V1 only.
+	if [ "$mix" = small ]; then
+		"$O/selftests/sframe/sframe_reencode" --vaddr "$vaddr" \
+			--to v3 "$B/$mix.sframe" "$B/$mix-v3.sframe"
+		args="$B/$mix-v3.sframe $vaddr $lo $hi"
+		for kind in random hot; do
+			base=$(collected "$kind-uwind" 0)
+			total=$(collected "$kind-uwind" "$N")
+			echo "BENCH $prefix.v3.lookup.$kind.uwind.instr $(( (total - base) / N )) instr"
+		done
+	fi
 done

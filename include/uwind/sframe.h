@@ -3,8 +3,9 @@
  * SFrame (.sframe, PT_GNU_SFRAME) versions 1, 2 and 3, read in place.
  *
  * uw_sframe_init() checks the header once; the rest reads FDEs and FREs
- * straight from the section on demand.  Lookup is a binary search over
- * the FDE index followed by a scan of that function's FREs.
+ * straight from the section on demand.  uw_sframe_find() searches the
+ * FDE index without data-dependent branches (four keys a round), scans
+ * that function's FREs and decodes the match straight into the row.
  */
 /* Outside the guard: uwind.h includes this header in its middle. */
 #include "uwind.h"

@@ -1585,6 +1585,65 @@ static void test_hostile_entries(void)
 	}
 }
 
+/*
+ * PCREL tables far from their code: a section above 2^63 describing
+ * functions below it (kernel text, keys negative), and one 2^63 bytes
+ * from its function, where the search narrows the pc (fde_search): the
+ * lookup may miss there, but must never name another function.
+ */
+static void test_far_pcrel(void)
+{
+	static const struct sfe_fre fr[] = { FS(0, 8), FS(1, 16) };
+	static const struct sfe_fde near[] = {
+		{ .func_start = 0xffffffff81000000ull, .func_size = 0x40,
+		  FRES(fr) },
+		{ .func_start = 0xffffffff81000100ull, .func_size = 0x40,
+		  FRES(fr) },
+	};
+	struct sfe_fde far = { .func_start = 0x1000, .func_size = 0x40,
+			       FRES(fr) };
+	struct sfe_table t;
+	struct uw_row row;
+	struct sec s;
+	uint8_t v;
+
+	for (v = 2; v <= 3; v++) {
+		h_table(&t, v);
+		t.addr = 0xffffffff82000000ull;
+		t.nfdes = ARRAY_SIZE(near);
+		t.fdes = near;
+		if (!build_init(&s, &t)) {
+			ok(false, "V%u PCREL: far table builds", v);
+			continue;
+		}
+		ok(!uw_sframe_find(&s.sf, 0xffffffff81000101ull, &row) &&
+		   row.fn_start == 0xffffffff81000100ull &&
+		   row.cfa.off == 16 &&
+		   uw_sframe_find(&s.sf, 0xffffffff81000040ull, &row) ==
+		   UW_ENOENT &&
+		   uw_sframe_find(&s.sf, 0xffffffff82000000ull, &row) ==
+		   UW_ENOENT,
+		   "V%u PCREL: section above 2^63, code 16 MiB below it", v);
+		sec_free(&s);
+	}
+
+	h_table(&t, 3);
+	t.addr = 0x8000000000000000ull;
+	t.nfdes = 1;
+	t.fdes = &far;
+	if (!build_init(&s, &t)) {
+		ok(false, "V3 PCREL: table 2^63 from its code builds");
+	} else {
+		int e = uw_sframe_find(&s.sf, 0x1010, &row);
+
+		ok((e == UW_ENOENT || (!e && row.fn_start == 0x1000)) &&
+		   uw_sframe_find(&s.sf, 0x2000, &row) == UW_ENOENT,
+		   "V3 PCREL: function 2^63 below its section: %s, never another",
+		   e ? "missed" : "found");
+		sec_free(&s);
+	}
+}
+
 static void test_hostile_v3(void)
 {
 	static const struct sfe_fre fx[] = { FS(0, SFE_CTRL(X_SP, 0, 1), 8) };
@@ -1776,6 +1835,7 @@ int main(void)
 	test_hostile_header();
 	test_hostile_entries();
 	test_hostile_v3();
+	test_far_pcrel();
 	test_mutations();
 	printf("1..%d\n", ntests);
 	return nfailed ? 1 : 0;
