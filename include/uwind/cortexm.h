@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * ARMv7-M (Cortex-M) exception frames, for panic handlers.
+ * ARMv7-M and ARMv8-M (Cortex-M) exception frames, for panic handlers.
  *
  * On exception entry the core pushes r0 r1 r2 r3 r12 lr pc xPSR (0x20
  * bytes; 0x68 with the FP context s0-s15, FPSCR and a reserved word) on
@@ -9,6 +9,22 @@
  * 0xfffffffd (thread mode, PSP), and 0xffffffe1/e9/ed for the same with
  * an FP frame (bit 4 clear).  Stacked xPSR bit 9 set: the core aligned sp
  * by 4 more bytes.  The stacked pc is the interrupted instruction itself.
+ *
+ * ARMv8-M (Cortex-M23/M33/M55/M85) widens EXC_RETURN: bits 31-7 set,
+ * bit 1 clear, and
+ *   bit 6 S      the frame is on a Secure stack (else Non-secure)
+ *   bit 5 DCRS   clear: r4-r11 were stacked too, below the basic frame,
+ *                behind an integrity signature (0xfefa125a/b) and a
+ *                reserved word: 0x28 more bytes
+ *   bit 4 FType  clear: the FP context is there (FPCCR.TS = 0 assumed:
+ *                s0-s15 only)
+ *   bit 3 Mode   thread mode (else handler)
+ *   bit 2 SPSEL  the process stack (else main)
+ *   bit 0 ES     the exception went to Secure state (else Non-secure)
+ * ARMv7-M's six values are those with S, DCRS and ES set, which is also
+ * what an ARMv8-M core without the Security Extension produces.  A frame
+ * on the other security state's stack (S != ES) cannot be reached from
+ * the handler's registers: the walk stops there with UW_EREG.
  *
  * With UW_WALK_CORTEX_M in uw_walk_cfg.flags the walker treats an
  * EXC_RETURN value met as a return address as an exception boundary: the
@@ -22,25 +38,36 @@
 
 #define UW_CORTEXM_FRAME	0x20	/* basic frame */
 #define UW_CORTEXM_FRAME_FP	0x68	/* with the FP context */
+#define UW_CORTEXM_CALLEE	0x28	/* ARMv8-M: signature, reserved, r4-r11 */
 
-/* v is one of the six ARMv7-M EXC_RETURN values. */
+/* EXC_RETURN bits */
+#define UW_CORTEXM_EXC_ES	0x01
+#define UW_CORTEXM_EXC_SPSEL	0x04
+#define UW_CORTEXM_EXC_MODE	0x08
+#define UW_CORTEXM_EXC_FTYPE	0x10
+#define UW_CORTEXM_EXC_DCRS	0x20
+#define UW_CORTEXM_EXC_S	0x40
+
+/*
+ * v is an EXC_RETURN value: bits 31-7 set, bit 1 clear, and not handler
+ * mode on the process stack (which does not exist).
+ */
 static inline bool uw_cortexm_is_exc_return(uint64_t v)
 {
-	switch (v) {
-	case 0xffffffe1: case 0xffffffe9: case 0xffffffed:
-	case 0xfffffff1: case 0xfffffff9: case 0xfffffffd:
-		return true;
-	default:
+	if ((v & ~(uint64_t)0x7d) != 0xffffff80u)
 		return false;
-	}
+	return (v & (UW_CORTEXM_EXC_MODE | UW_CORTEXM_EXC_SPSEL)) !=
+	       UW_CORTEXM_EXC_SPSEL;
 }
 
 /*
- * Restore into regs the registers an exception stacked at frame (its
- * EXC_RETURN value exc_return): r0-r3, r12, lr, pc (Thumb bit from
- * xPSR.T) and the interrupted sp.  Other registers are left as they are:
- * a panic handler sets r4-r11 itself (they are not stacked).  Stack reads
- * go through cfg's accessor and bounds; nothing is written on an error.
+ * Restore into regs the registers an exception stacked at frame (the
+ * stack pointer after entry; exc_return its EXC_RETURN value): r0-r3,
+ * r12, lr, pc (Thumb bit from xPSR.T) and the interrupted sp, and r4-r11
+ * when ARMv8-M stacked them too (DCRS clear).  Other registers are left
+ * as they are: a panic handler sets r4-r11 itself when they were not
+ * stacked.  Stack reads go through cfg's accessor and bounds; nothing is
+ * written on an error.
  */
 int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 			uint64_t frame, struct uw_regs *regs);

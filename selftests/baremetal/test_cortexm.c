@@ -4,8 +4,11 @@
  * the walker's EXC_RETURN step) on hand-built stacks: frame sizes 0x20
  * and 0x68, the xPSR bit 9 alignment word, the Thumb bit, the PSP, and
  * the refusals (misaligned frame, no PSP, a second return to thread mode,
- * flag off).  Expected values are worked out by hand from the ARMv7-M
- * exception entry rules.  Prints TAP.
+ * flag off); ARMv8-M's wider EXC_RETURN: Non-secure values, the
+ * additional state context (r4-r11 stacked behind an integrity
+ * signature) and frames on the other security state's stack.  Expected
+ * values are worked out by hand from the ARMv7-M and ARMv8-M exception
+ * entry rules.  Prints TAP.
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +70,88 @@ static struct uw_walk_cfg cfg(uint32_t flags, uint64_t psp)
 	return c;
 }
 
+/* The ARMv8-M additional state context at at: signature, 0, r4-r11. */
+static void callee_context(uint32_t at, uint32_t sig)
+{
+	uint32_t i;
+
+	put32(at, sig);
+	put32(at + 4, 0);
+	for (i = 0; i < 8; i++)
+		put32(at + 8 + 4 * i, 0x404 + i);
+}
+
+static void v8m(void)
+{
+	struct uw_walk_cfg c = cfg(UW_WALK_CORTEX_M, 0);
+	struct uw_regs r = { .valid = 0 };
+	struct uw_cursor cur;
+	unsigned int v, valid = 0, invalid = 0;
+	uint64_t x;
+
+	/* Every value with bits 31-7 set and bit 1 clear, but handler+PSP. */
+	for (v = 0xffffff80u; v != 0; v++) {
+		bool want = !(v & 2) && (v & 0x0c) != 0x04;
+
+		if (uw_cortexm_is_exc_return(v) != want)
+			invalid++;
+		valid += want;
+	}
+	check(!invalid && valid == 48 &&
+	      !uw_cortexm_is_exc_return(0x1fffffff9ull) &&
+	      !uw_cortexm_is_exc_return(0xffffff79),
+	      "ARMv8-M EXC_RETURN set: 48 values, nothing else");
+
+	/* Non-secure thread on PSP, basic frame: 0xffffffbc. */
+	frame(BASE + 0x200, 0x77, 0x7000, 1u << 24);
+	check(uw_cortexm_exc_regs(&c, 0xffffffbc, BASE + 0x200, &r) == 0 &&
+	      r.r[15] == 0x7001 && r.r[13] == BASE + 0x220 && r.r[14] == 0x77,
+	      "0xffffffbc (Non-secure, PSP): basic frame");
+	check(uw_cortexm_exc_regs(&c, 0xffffffac, BASE + 0x200, &r) == 0 &&
+	      r.r[13] == BASE + 0x268, "0xffffffac: FP frame, sp + 0x68");
+
+	/* DCRS clear: callee context first, then the basic frame. */
+	r.valid = 0;
+	callee_context(BASE + 0x100, 0xfefa125b);
+	frame(BASE + 0x128, 0x88, 0x8000, 1u << 24 | 1u << 9);
+	check(uw_cortexm_exc_regs(&c, 0xffffffd9, BASE + 0x100, &r) == 0 &&
+	      r.r[15] == 0x8001 && r.r[14] == 0x88 && r.r[0] == 0x100 &&
+	      r.r[13] == BASE + 0x100 + 0x28 + 0x20 + 4,
+	      "DCRS clear: basic frame after 0x28 bytes, sp past both");
+	check(uw_reg_get(&r, 4, &x) && x == 0x404 &&
+	      uw_reg_get(&r, 11, &x) && x == 0x40b,
+	      "DCRS clear: r4-r11 restored from the callee context");
+	callee_context(BASE + 0x100, 0xfefa125a);
+	check(uw_cortexm_exc_regs(&c, 0xffffffc9, BASE + 0x100, &r) == 0 &&
+	      r.r[13] == BASE + 0x100 + 0x28 + 0x68 + 4,
+	      "DCRS clear with an FP frame: sp + 0x28 + 0x68");
+	callee_context(BASE + 0x100, 0x12345678);
+	r.valid = 0;
+	check(uw_cortexm_exc_regs(&c, 0xffffffd9, BASE + 0x100, &r) ==
+	      UW_EBADDATA && !uw_reg_get(&r, 4, &x),
+	      "DCRS clear, bad integrity signature: refused, nothing set");
+
+	/* Walker: Non-secure handler, Non-secure thread on PSP. */
+	frame(BASE + 0x300, 0, 0x6000, 1u << 24);
+	r.valid = 0;
+	uw_reg_set(&r, UW_ARM_PC, 0xffffffbc);
+	uw_reg_set(&r, UW_ARM_SP, BASE + 0x100);
+	c = cfg(UW_WALK_CORTEX_M, BASE + 0x300);
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
+	      cur.regs.r[15] == 0x6001 && cur.regs.r[13] == BASE + 0x320 &&
+	      cur.source == UW_SRC_EXCFRAME,
+	      "walker: 0xffffffbc restores the Non-secure PSP frame");
+	/* A Non-secure handler cannot reach the Secure stack, nor back. */
+	uw_reg_set(&r, UW_ARM_PC, 0xfffffffc);
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
+	      cur.stop == UW_STOP_NO_INFO,
+	      "walker: frame on the Secure stack from Non-secure: stops");
+	uw_reg_set(&r, UW_ARM_PC, 0xffffffbd);
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
+	      cur.stop == UW_STOP_NO_INFO,
+	      "walker: frame on the Non-secure stack from Secure: stops");
+}
+
 int main(void)
 {
 	struct uw_walk_cfg c = cfg(UW_WALK_CORTEX_M, 0);
@@ -74,7 +159,7 @@ int main(void)
 	struct uw_cursor cur;
 	uint64_t v;
 
-	printf("TAP version 13\n1..16\n");
+	printf("TAP version 13\n1..26\n");
 
 	/* Basic frame at 0x100, xPSR T set, no alignment word. */
 	frame(BASE + 0x100, 0x1235, 0x4000, 1u << 24);
@@ -138,5 +223,6 @@ int main(void)
 	      "EXC_RETURN set: 0xffffffff no, 0xffffffed yes");
 	check(strcmp(uw_source_name(UW_SRC_EXCFRAME), "excframe") == 0,
 	      "source name");
+	v8m();
 	return g_fail ? 1 : 0;
 }

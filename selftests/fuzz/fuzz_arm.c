@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * libFuzzer target for the ARM decoders: EHABI (.ARM.exidx/.ARM.extab)
- * and Chrome's tables, through their own APIs and through the walker.
+ * and Chrome's tables, through their own APIs and through the walker,
+ * with the Cortex-M exception-boundary step on or off.
  *
  * Input: a 24-byte header (mode and flags, section sizes, register
  * seeds), then the exidx bytes, the extab or Chrome blob, and the rest
@@ -116,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct uw_span a, b;
 	struct image im;
 	const uint8_t *h = data;
-	size_t na, nb, i, n;
+	size_t na, nb, i, n, down;
 	uint64_t text = 0x10000;
 	void *pa, *pb;
 	bool chrome, be;
@@ -150,10 +151,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.mem.ctx = &im;
 	cfg.mods = &mod;
 	cfg.nmods = 1;
-	cfg.flags = h[7] & UW_WALK_NO_FP;
+	cfg.flags = h[7] & (UW_WALK_NO_FP | UW_WALK_CORTEX_M);
+	if (h[0] & 4)
+		cfg.cm_psp = im.base + ((uint32_t)h[17] << 2);
 	mod.start = text;
 	mod.end = text + 0x40000;
 	regs_init(&regs, h + 8, im.base, im.size, text);
+	/* Start at an exception boundary: any of the 128 0xffffff8x forms. */
+	if (h[0] & 8)
+		uw_reg_set(&regs, UW_ARM_PC, 0xffffff80u | h[18]);
 
 	if (chrome) {
 		/* The blob is the first part; the text starts at text. */
@@ -169,8 +175,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[16] % 32, &res);
 	CHECK(n >= 1 && n == res.nframes);
 	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);
-	for (i = 1; i < n; i++)
-		CHECK(frames[i].sp >= frames[i - 1].sp);
+	/*
+	 * The stack pointer only moves up, but for one switch to the
+	 * process stack at a Cortex-M exception boundary (thread mode is
+	 * the bottom: it cannot happen twice).  A frame's source says how
+	 * its caller was found.
+	 */
+	for (i = 1, down = 0; i < n; i++)
+		if (frames[i].sp < frames[i - 1].sp)
+			CHECK(frames[i - 1].source == UW_SRC_EXCFRAME &&
+			      cfg.cm_psp && !down++);
 
 	free(pa);
 	free(pb);
