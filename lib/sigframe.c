@@ -3,11 +3,12 @@
  * Linux signal frames.
  *
  * A signal handler returns into a sigreturn trampoline (glibc's
- * __restore_rt on x86-64, the vDSO's __kernel_rt_sigreturn on AArch64;
- * qemu-user installs the same instruction sequences).  When the pc sits
- * exactly on one, the interrupted context lies on the stack in the
- * kernel's rt_sigframe layout, and every register is restored from it.
- * The code bytes are read through the accessor like any program memory.
+ * __restore_rt on x86-64, the vDSO's __kernel_rt_sigreturn on AArch64,
+ * the kernel's sigpage on 32-bit ARM; qemu-user installs the same
+ * instruction sequences).  When the pc sits exactly on one, the
+ * interrupted context lies on the stack in the kernel's sigframe or
+ * rt_sigframe layout, and every register is restored from it.  The code
+ * bytes are read through the accessor like any program memory.
  */
 #include "walk.h"
 
@@ -38,6 +39,23 @@ static const uint8_t x86_64_greg_dwarf[17] = {
  */
 #define AARCH64_REGS	(128 + 176 + 8)
 
+/*
+ * 32-bit ARM: "mov r7, #NR" then a system call, NR 119 (sigreturn) or 173
+ * (rt_sigreturn).  The kernel's sigpage has, in ARM state, mov and
+ * "swi #0x900000 + NR" (good for both system call ABIs), in Thumb "movs
+ * r7, #NR; svc #0"; glibc's restorers use "svc #0" and, in Thumb-2,
+ * "mov.w r7, #NR" (they also carry EHABI entries, which the walker uses
+ * first).  Instructions are little-endian, even on BE8.  The frame at sp
+ * is a ucontext (sigframe), or a 128-byte siginfo and then one
+ * (rt_sigframe); its sigcontext, 32 bytes in, holds trap_no, error_code,
+ * oldmask, then r0-r15 and cpsr: r0 is 12 bytes further.
+ */
+#define ARM_NR_SIGRETURN	119
+#define ARM_NR_RT_SIGRETURN	173
+#define ARM_SIGCTX_R0		(20 + 12)
+#define ARM_SIGINFO		128
+#define ARM_CPSR_T		(1u << 5)
+
 static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 			 const uint8_t *want, unsigned int n)
 {
@@ -54,15 +72,18 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 }
 
 /*
- * Restore n consecutive stack words at base into the cursor: word i goes
- * to DWARF register map[i], or to register i when map is NULL.  Restoring
+ * Restore n consecutive stack words of wsz bytes at base into the cursor:
+ * word i goes to DWARF register map[i], or to register i when map is NULL.  Restoring
  * goes straight into the cursor (a struct uw_regs on the stack would cost
  * 280 bytes, over the core's stack budget): pass 0 only checks that every
  * slot reads, pass 1 installs them.  Should the memory change between the
- * passes, the error leaves only the restored registers valid.
+ * passes, the error leaves only the restored registers valid.  Inlined:
+ * one stack frame fewer on the walker's deepest path.
  */
-static int restore_regs(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-			uint64_t base, const uint8_t *map, unsigned int n)
+static uw_always_inline int restore_regs(struct uw_cursor *cur,
+					 const struct uw_walk_cfg *cfg,
+					 uint64_t base, const uint8_t *map,
+					 unsigned int n, unsigned int wsz)
 {
 	uint64_t v;
 	unsigned int i, pass;
@@ -72,7 +93,8 @@ static int restore_regs(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		if (pass)
 			cur->regs.valid = 0;
 		for (i = 0; i < n; i++) {
-			err = uw_read_word(cfg, 8, base + 8 * i, &v);
+			err = uw_read_word(cfg, wsz, base + (uint64_t)wsz * i,
+					   &v);
 			if (err)
 				return err;
 			if (pass)
@@ -80,6 +102,55 @@ static int restore_regs(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		}
 	}
 	return 1;
+}
+
+/* 32-bit ARM: the system call number a sigreturn trampoline at pc makes. */
+static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
+{
+	uint8_t b[8];
+	uint32_t w0, w1;
+	unsigned int nr;
+
+	if (!cfg->mem.read || cfg->mem.read(cfg->mem.ctx, pc & ~1ull, b, 8))
+		return 0;
+	w0 = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	     (uint32_t)b[3] << 24;
+	w1 = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+	     (uint32_t)b[7] << 24;
+	if (!(pc & 1)) {
+		/* mov r7, #nr; swi #0 or swi #0x900000 + nr */
+		nr = w0 & 0xff;
+		if ((w0 & ~0xffu) != 0xe3a07000 ||
+		    (w1 != 0xef000000 && w1 != (0xef900000 | nr)))
+			return 0;
+	} else if ((w0 & 0xff00) == 0x2700 && (w0 >> 16) == 0xdf00) {
+		nr = w0 & 0xff;		/* movs r7, #nr; svc #0 */
+	} else if ((w0 & 0xff00ffff) == 0x0700f04f && (w1 & 0xffff) == 0xdf00) {
+		nr = (w0 >> 16) & 0xff;	/* mov.w r7, #nr; svc #0 */
+	} else {
+		return 0;
+	}
+	return nr == ARM_NR_SIGRETURN || nr == ARM_NR_RT_SIGRETURN ? nr : 0;
+}
+
+/* Restore r0-r15 from the sigcontext at sp, the Thumb bit from cpsr. */
+static int arm_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			uint64_t pc, uint64_t sp)
+{
+	unsigned int nr = arm_tramp_nr(cfg, pc);
+	uint64_t regs, cpsr;
+	int ret;
+
+	if (!nr)
+		return 0;
+	regs = sp + ARM_SIGCTX_R0 + (nr == ARM_NR_RT_SIGRETURN ? ARM_SIGINFO : 0);
+	ret = uw_read_word(cfg, 4, regs + 4 * 16, &cpsr);
+	if (ret)
+		return ret;
+	ret = restore_regs(cur, cfg, regs, NULL, 16, 4);
+	if (ret > 0 && (cpsr & ARM_CPSR_T))
+		cur->regs.r[UW_ARM_PC] |= 1;
+	return ret;
 }
 
 int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
@@ -91,13 +162,16 @@ int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		if (!code_matches(cfg, pc, x86_64_tramp, sizeof(x86_64_tramp)))
 			return 0;
 		return restore_regs(cur, cfg, sp + X86_64_MCTX,
-				    x86_64_greg_dwarf, sizeof(x86_64_greg_dwarf));
+				    x86_64_greg_dwarf, sizeof(x86_64_greg_dwarf),
+				    8);
 	case UW_ARCH_AARCH64:
 		if (!code_matches(cfg, pc, aarch64_tramp, sizeof(aarch64_tramp)))
 			return 0;
 		/* x0..x30, then sp and pc: DWARF 0..32 in order. */
 		return restore_regs(cur, cfg, sp + AARCH64_REGS, NULL,
-				    UW_AARCH64_PC + 1);
+				    UW_AARCH64_PC + 1, 8);
+	case UW_ARCH_ARM:
+		return arm_sigframe(cur, cfg, pc, sp);
 	default:
 		return 0;
 	}

@@ -411,7 +411,7 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
 	const struct uw_arch_info *ai;
 	uint64_t pc, sp, new_sp = 0, lookup;
-	bool ra_in_reg = false, exact;
+	bool ra_in_reg = false, exact, sig_first;
 	int ret, m;
 
 	if (cur->stop != UW_STOP_NONE)
@@ -443,6 +443,26 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 		goto stepped;
 	}
 
+	/*
+	 * 32-bit ARM Linux: glibc's sigreturn restorers carry EHABI entries
+	 * describing the signal frame, which would restore the registers
+	 * but as an ordinary frame: the interrupted one would be looked up
+	 * at pc - 1 and lose lr.  So the trampoline is looked for first
+	 * (never on M-profile, which has no Linux signals).
+	 */
+	sig_first = cfg->arch == UW_ARCH_ARM &&
+		    !(cfg->flags & (UW_WALK_NO_SIGFRAME | UW_WALK_CORTEX_M));
+	if (sig_first) {
+		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
+		if (ret < 0)
+			return end_walk(cur, stop_for(ret), ret);
+		if (ret > 0) {
+			cur->source = UW_SRC_SIGFRAME;
+			cur->flags = UW_FRAME_SIGNAL;
+			goto stepped;
+		}
+	}
+
 	lookup = code_addr(cfg, pc);
 	if (!exact && lookup)
 		lookup--;		/* inside the call, not after it */
@@ -456,7 +476,8 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	 * qemu's page) carry no SFrame, and checking only here spares every
 	 * covered frame a read of its code (costly in a kernel NMI).
 	 */
-	if (ret == UW_ENOENT && !(cfg->flags & UW_WALK_NO_SIGFRAME)) {
+	if (ret == UW_ENOENT && !sig_first &&
+	    !(cfg->flags & UW_WALK_NO_SIGFRAME)) {
 		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
 		if (ret > 0) {
 			cur->source = UW_SRC_SIGFRAME;

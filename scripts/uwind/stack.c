@@ -680,7 +680,14 @@ static const struct stk_sym *find_sym(const struct stk_file *f, uint64_t pc)
 static void print_frame(const struct stk_target *t, unsigned int i,
 			const struct uw_frame *fr)
 {
-	bool exact = i == 0 || (fr->flags & UW_FRAME_SIGNAL);
+	/*
+	 * A return address names the call before it (pc - 1), but for the
+	 * first frame, an interrupted one, and a sigreturn trampoline: the
+	 * handler "returns" to its first byte, and pc - 1 belongs to
+	 * whatever precedes it.
+	 */
+	bool exact = i == 0 || (fr->flags & UW_FRAME_SIGNAL) ||
+		     fr->source == UW_SRC_SIGFRAME;
 	uint64_t look = exact || !fr->pc ? fr->pc : fr->pc - 1;
 	const struct stk_file *f = NULL;
 	const struct stk_sym *s = NULL;

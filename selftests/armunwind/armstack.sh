@@ -79,7 +79,7 @@ qemu_core()
 }
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..29"
 
 for mode in arm thumb; do
 	if ! have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
@@ -142,6 +142,52 @@ for mode in arm thumb; do
 		skip "$mode core: same functions as gdb-multiarch" "no gdb-multiarch"
 		skip "$mode core: same pcs as gdb-multiarch" "no gdb-multiarch"
 	fi
+done
+
+# ---- Across a signal frame: sigcrash.c traps (SIGILL) in sc_spin, its
+# handler stores through NULL.  Three trampolines: glibc's restorer
+# (argument libc; it has an EHABI entry, but the walker must still take it
+# for a signal frame), and qemu's copy of the kernel's sigpage code with a
+# struct sigframe (frame) and a struct rt_sigframe (rtframe).  Oracles:
+# the chain the source fixes, and the address of the trap instruction in
+# sc_spin from objdump, which the interrupted frame's pc must equal.
+# (gdb-multiarch stops at these signal frames in qemu's cores.)
+sig_core()
+{
+	rm -rf "$TMP/s.$1.$2" && mkdir -p "$TMP/s.$1.$2"
+	(cd "$TMP/s.$1.$2" && ulimit -c unlimited &&
+	 qemu-arm "$BIN/sigcrash-$1" "$2" >/dev/null 2>&1; :) 2>/dev/null
+	ls "$TMP/s.$1.$2"/qemu_*.core 2>/dev/null | head -n 1
+}
+
+for mode in arm thumb; do
+	for how in libc frame rtframe; do
+		if ! have qemu-arm || [ ! -f "$BIN/sigcrash-$mode" ]; then
+			skip "$mode $how: signal frame chain" "no qemu-arm or sigcrash-$mode"
+			skip "$mode $how: interrupted pc" "no qemu-arm or sigcrash-$mode"
+			continue
+		fi
+		tramp="??"
+		[ "$how" = libc ] && tramp=__default_sa_restorer
+		CORE=$(sig_core "$mode" "$how")
+		out=$TMP/sig.$mode.$how
+		"$UWIND" stack --core "$CORE" --exe "$BIN/sigcrash-$mode" >"$out" 2>&1
+		rc=$?
+		sed 's/^/# /' "$out"
+		chain=$(uw_frames "$out" | cut -d' ' -f1 | tr '\n' ' ')
+		[ $rc -eq 0 ] && [ "$chain" = \
+			"sc_leaf sc_handler $tramp sc_spin sc_outer main " ]
+		ok $? "$mode $how: chain from the handler through the signal frame to main"
+		# The trap: udf in sc_spin (ARM "udf", Thumb "udf" too).
+		trap_pc=$(arm-linux-gnueabihf-objdump -d "$BIN/sigcrash-$mode" 2>/dev/null |
+			  awk '/<sc_spin>:/ { f = 1; next } /^$/ { f = 0 }
+			       f && /udf/ { sub(":", "", $1); print "0x" $1; exit }')
+		got=$(awk '/^#3 / && $5 == "[ehabi]" && / signal/ { pc = $2;
+			   sub(/^0x0*/, "0x", pc); print pc }' "$out")
+		sig=$(awk '/^#2 / { print $5 }' "$out")
+		[ -n "$trap_pc" ] && [ "$got" = "$trap_pc" ] && [ "$sig" = "[sigframe]" ]
+		ok $? "$mode $how: trampoline unwound as [sigframe], interrupted pc = the trap ($trap_pc)"
+	done
 done
 
 # Frame 0's Thumb state comes from CPSR.T (the others' from bit 0 of

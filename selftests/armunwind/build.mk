@@ -6,6 +6,8 @@
 # programs (crash.c), compared with gdb-multiarch (armstack.sh).
 # fpmid.c is ARM code with frame pointers and no unwind tables in both
 # builds: the walker crosses it by the r11 frame-record fallback.
+# sigcrash.c crashes in a signal handler: `uwind stack --core` across the
+# signal frame, through three kinds of sigreturn trampoline.
 
 AW_SRC := selftests/armunwind
 AW_OUT := $(O)/selftests/armunwind
@@ -24,7 +26,7 @@ AW_LIB_CFLAGS := $(call AW_NOSAN,$(LIB_CFLAGS))
 AW_MODES := arm thumb
 AW_BINS := $(AW_MODES:%=$(AW_OUT)/armunwind-%)
 AW_RUNS := $(AW_MODES:%=$(AW_OUT)/armunwind-%.sh)
-AW_CRASH := $(AW_MODES:%=$(AW_OUT)/crash-%)
+AW_CRASH := $(AW_MODES:%=$(AW_OUT)/crash-%) $(AW_MODES:%=$(AW_OUT)/sigcrash-%)
 
 # The core, compiled for each mode.
 define AW_MODE_RULES
@@ -45,6 +47,10 @@ $(AW_OUT)/armunwind-$(1): $(AW_OUT)/$(1)/armunwind.o $(AW_OUT)/$(1)/fpmid.o \
 	$(AW_CC) -m$(1) -static -o $$@ $$^
 
 $(AW_OUT)/crash-$(1): $(AW_SRC)/crash.c $(AW_SRC)/build.mk
+	@mkdir -p $$(dir $$@)
+	$(AW_CC) -m$(1) -static $(AW_CFLAGS) $(AW_CHAIN_FLAGS) -o $$@ $$<
+
+$(AW_OUT)/sigcrash-$(1): $(AW_SRC)/sigcrash.c $(AW_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
 	$(AW_CC) -m$(1) -static $(AW_CFLAGS) $(AW_CHAIN_FLAGS) -o $$@ $$<
 

@@ -160,6 +160,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Start at an exception boundary: any of the 128 0xffffff8x forms. */
 	if (h[0] & 8)
 		uw_reg_set(&regs, UW_ARM_PC, 0xffffff80u | h[18]);
+	/* Or with the pc in the image: its bytes are code (sigreturn). */
+	else if (h[0] & 16)
+		uw_reg_set(&regs, UW_ARM_PC, im.base + ((uint32_t)h[19] << 1));
 
 	if (chrome) {
 		/* The blob is the first part; the text starts at text. */
