@@ -6,21 +6,14 @@
  * dump prints the header, the pages, and every function entry with its
  * (offset, instruction index) list and each instruction sequence decoded.
  * lookup prints the line every lookup prints, "ADDR cfa=RULE ra=RULE
- * fp=RULE": the sequence for ADDR runs through the core on a synthetic
- * frame where sp and every register hold distinct values and each stack
- * slot holds its own address plus SYN_SLOT (so that no slot's value looks
- * like a register's), and the results say where the CFA, the return
- * address and the frame pointer (r11, or r7 for Thumb code: an odd ADDR
- * or --thumb) came from.
+ * fp=RULE": the sequence for ADDR runs through the core on the synthetic
+ * frame EHABI's lookup uses (ehabi_rules.h), and the results say where
+ * the CFA, the return address and the frame pointer (r11, or r7 for
+ * Thumb code: an odd ADDR or --thumb) came from.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "uwind.h"
-
-#define SYN_SP		0x10000000u
-#define SYN_REG(n)	(0x20000000u + ((uint32_t)(n) << 24))	/* r0-r14 */
-#define SYN_NEAR	0x800000
-#define SYN_SLOT	0x80000000u	/* a slot's value: its address + this */
+#include "ehabi_rules.h"
 
 struct ctab {
 	struct tool_table t;
@@ -300,83 +293,13 @@ int cmd_chrome_dump(int argc, char **argv)
 	return ret;
 }
 
-/* Memory of the synthetic frame: every word holds its own address. */
-static int syn_read(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	uint8_t *p = dst;
-
-	(void)ctx;
-	if (len != 4)
-		return -1;
-	addr = (uint32_t)(addr + SYN_SLOT);
-	p[0] = (uint8_t)addr;
-	p[1] = (uint8_t)(addr >> 8);
-	p[2] = (uint8_t)(addr >> 16);
-	p[3] = (uint8_t)(addr >> 24);
-	return 0;
-}
-
-static bool near(uint32_t v, uint32_t base, int32_t *off)
-{
-	int64_t d = (int64_t)v - base;
-
-	if (d <= -SYN_NEAR || d >= SYN_NEAR)
-		return false;
-	*off = (int32_t)d;
-	return true;
-}
-
-/* The CFA as base+offset. */
-static void print_cfa(uint32_t v)
-{
-	unsigned int n;
-	int32_t off;
-
-	if (near(v, SYN_SP, &off)) {
-		printf("sp%+d", off);
-		return;
-	}
-	for (n = 0; n <= 14; n++) {
-		if (n != 13 && near(v, SYN_REG(n), &off)) {
-			printf("r%u%+d", n, off);
-			return;
-		}
-	}
-	printf("0x%x", v);
-}
-
-/* A register's rule: unchanged (self), another register, or saved at CFA+N. */
-static void print_rule(uint32_t cfa, uint32_t v, unsigned int self,
-		       const char *self_name)
-{
-	unsigned int n;
-	int32_t off;
-
-	for (n = 0; n <= 14; n++) {
-		if (n != 13 && v == SYN_REG(n)) {
-			if (n == self)
-				printf("%s", self_name);
-			else if (n == 14)
-				printf("lr");
-			else
-				printf("r%u", n);
-			return;
-		}
-	}
-	/* Read from the stack: the value is the slot's address + SYN_SLOT. */
-	if (near(v, cfa + SYN_SLOT, &off)) {
-		printf("c%+d", off);
-		return;
-	}
-	printf("0x%x", v);
-}
-
-static int lookup_one(const struct ctab *c, uint64_t addr)
+static int lookup_one(const struct ctab *c, uint64_t addr,
+		      struct syn_mem *m)
 {
 	struct uw_chrome_loc loc;
 	struct uw_walk_cfg cfg;
 	struct uw_regs r;
-	unsigned int n, fp = (c->thumb || (addr & 1)) ? 7 : 11;
+	unsigned int fp = (c->thumb || (addr & 1)) ? 7 : 11;
 	int err;
 
 	printf("0x%llx", (unsigned long long)addr);
@@ -385,13 +308,7 @@ static int lookup_one(const struct ctab *c, uint64_t addr)
 		printf(" none\n");
 		return 0;
 	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mem.read = syn_read;
-	memset(&r, 0, sizeof(r));
-	for (n = 0; n <= 14; n++)
-		uw_reg_set(&r, n, n == 13 ? SYN_SP : SYN_REG(n));
-	uw_reg_set(&r, 15, addr);
+	syn_begin(m, &cfg, &r, addr);
 	err = err ? err : uw_chrome_exec(&c->ct, &loc, &cfg, &r);
 	if (err == UW_EREFUSE) {
 		printf(" refuse\n");
@@ -401,18 +318,13 @@ static int lookup_one(const struct ctab *c, uint64_t addr)
 		printf(" error %s\n", uw_strerror(err));
 		return 1;
 	}
-	printf(" cfa=");
-	print_cfa((uint32_t)r.r[13]);
-	printf(" ra=");
-	print_rule((uint32_t)r.r[13], (uint32_t)r.r[15], 14, "lr");
-	printf(" fp=");
-	print_rule((uint32_t)r.r[13], (uint32_t)r.r[fp], fp, "u");
-	printf("\n");
+	syn_print_rules(m, &r, fp);
 	return 0;
 }
 
 int cmd_chrome_lookup(int argc, char **argv)
 {
+	struct syn_mem *m;
 	struct ctab c;
 	uint64_t addr;
 	int i, ret = 0;
@@ -424,6 +336,11 @@ int cmd_chrome_lookup(int argc, char **argv)
 		tool_table_free(&c.t);
 		return 2;
 	}
+	m = malloc(sizeof(*m));
+	if (!m) {
+		tool_table_free(&c.t);
+		return 1;
+	}
 	for (i = c.first; i < argc; i++) {
 		if (parse_u64(argv[i], &addr) || addr > 0xffffffffu) {
 			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
@@ -431,8 +348,9 @@ int cmd_chrome_lookup(int argc, char **argv)
 			ret = 2;
 			continue;
 		}
-		ret |= lookup_one(&c, addr);
+		ret |= lookup_one(&c, addr, m);
 	}
+	free(m);
 	tool_table_free(&c.t);
 	return ret;
 }

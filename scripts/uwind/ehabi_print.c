@@ -308,59 +308,6 @@ int cmd_ehabi_dump(int argc, char **argv)
 
 /* ---- lookup: the opcodes run on a synthetic frame ---- */
 
-/* A value as base+offset: sp, rN, or [a stack slot]. */
-static void syn_desc(FILE *f, const struct syn_mem *m, uint32_t v, int depth)
-{
-	unsigned int n, k;
-	int32_t off;
-
-	if (syn_reg_off(v, &n, &off)) {
-		if (n == 13)
-			fprintf(f, "sp%+d", off);
-		else
-			fprintf(f, "r%u%+d", n, off);
-		return;
-	}
-	if (depth < 4 && syn_marker(m, v, &k, &off)) {
-		fputc('[', f);
-		syn_desc(f, m, m->addr[k], depth + 1);
-		fputc(']', f);
-		if (off)
-			fprintf(f, "%+d", off);
-		return;
-	}
-	fprintf(f, "0x%x", v);
-}
-
-/* A register's rule: unchanged, from a register, or saved at CFA+N. */
-static void syn_rule(const struct syn_mem *m, uint32_t cfa, uint32_t v,
-		     unsigned int self, const char *self_name)
-{
-	unsigned int n, k;
-	int32_t off;
-	int64_t d;
-
-	for (n = 0; n <= 14; n++) {
-		if (n != 13 && v == SYN_REG(n)) {
-			if (n == self)
-				printf("%s", self_name);
-			else if (n == 14)
-				printf("lr");
-			else
-				printf("r%u", n);
-			return;
-		}
-	}
-	if (syn_marker(m, v, &k, &off) && !off) {
-		d = (int64_t)m->addr[k] - cfa;
-		if (d > -SYN_NEAR && d < SYN_NEAR) {
-			printf("c%+d", (int)d);
-			return;
-		}
-	}
-	syn_desc(stdout, m, v, 0);
-}
-
 static int lookup_one(const struct arm_elf *a, uint64_t addr,
 		      struct syn_mem *m)
 {
@@ -392,13 +339,7 @@ static int lookup_one(const struct arm_elf *a, uint64_t addr,
 		printf(" error %s\n", uw_strerror(err));
 		return 1;
 	}
-	printf(" cfa=");
-	syn_desc(stdout, m, (uint32_t)r.r[13], 0);
-	printf(" ra=");
-	syn_rule(m, (uint32_t)r.r[13], (uint32_t)r.r[15], 14, "lr");
-	printf(" fp=");
-	syn_rule(m, (uint32_t)r.r[13], (uint32_t)r.r[fpreg], fpreg, "u");
-	printf("\n");
+	syn_print_rules(m, &r, fpreg);
 	return 0;
 }
 

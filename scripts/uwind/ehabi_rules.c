@@ -335,22 +335,29 @@ static int syn_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	return 0;
 }
 
-int syn_exec(const struct arm_elf *a, const struct uw_ehabi_entry *e,
-	     uint64_t pc, struct syn_mem *m, struct uw_regs *r)
+void syn_begin(struct syn_mem *m, struct uw_walk_cfg *cfg, struct uw_regs *r,
+	       uint64_t pc)
 {
-	struct uw_ehabi_ops ops = e->ops;
-	struct uw_walk_cfg cfg;
 	unsigned int n;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mem.read = syn_read;
-	cfg.mem.ctx = m;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->arch = UW_ARCH_ARM;
+	cfg->mem.read = syn_read;
+	cfg->mem.ctx = m;
 	m->n = 0;
 	memset(r, 0, sizeof(*r));
 	for (n = 0; n <= 14; n++)
 		uw_reg_set(r, n, n == 13 ? SYN_SP : SYN_REG(n));
 	uw_reg_set(r, 15, pc);
+}
+
+int syn_exec(const struct arm_elf *a, const struct uw_ehabi_entry *e,
+	     uint64_t pc, struct syn_mem *m, struct uw_regs *r)
+{
+	struct uw_ehabi_ops ops = e->ops;
+	struct uw_walk_cfg cfg;
+
+	syn_begin(m, &cfg, r, pc);
 	return uw_ehabi_exec(&a->eh, &ops, &cfg, r);
 }
 
@@ -394,6 +401,71 @@ bool syn_marker(const struct syn_mem *m, uint32_t v, unsigned int *k,
 		return false;
 	*off = (int32_t)(v - SYN_MARK(*k));
 	return true;
+}
+
+/* A value as base+offset: sp, rN, or [a stack slot]. */
+static void syn_desc(FILE *f, const struct syn_mem *m, uint32_t v, int depth)
+{
+	unsigned int n, k;
+	int32_t off;
+
+	if (syn_reg_off(v, &n, &off)) {
+		if (n == 13)
+			fprintf(f, "sp%+d", off);
+		else
+			fprintf(f, "r%u%+d", n, off);
+		return;
+	}
+	if (depth < 4 && syn_marker(m, v, &k, &off)) {
+		fputc('[', f);
+		syn_desc(f, m, m->addr[k], depth + 1);
+		fputc(']', f);
+		if (off)
+			fprintf(f, "%+d", off);
+		return;
+	}
+	fprintf(f, "0x%x", v);
+}
+
+/* A register's rule: unchanged, from a register, or saved at CFA+N. */
+static void syn_rule(const struct syn_mem *m, uint32_t cfa, uint32_t v,
+		     unsigned int self, const char *self_name)
+{
+	unsigned int n, k;
+	int32_t off;
+	int64_t d;
+
+	for (n = 0; n <= 14; n++) {
+		if (n != 13 && v == SYN_REG(n)) {
+			if (n == self)
+				printf("%s", self_name);
+			else if (n == 14)
+				printf("lr");
+			else
+				printf("r%u", n);
+			return;
+		}
+	}
+	if (syn_marker(m, v, &k, &off) && !off) {
+		d = (int64_t)m->addr[k] - cfa;
+		if (d > -SYN_NEAR && d < SYN_NEAR) {
+			printf("c%+d", (int)d);
+			return;
+		}
+	}
+	syn_desc(stdout, m, v, 0);
+}
+
+void syn_print_rules(const struct syn_mem *m, const struct uw_regs *r,
+		     unsigned int fpreg)
+{
+	printf(" cfa=");
+	syn_desc(stdout, m, (uint32_t)r->r[13], 0);
+	printf(" ra=");
+	syn_rule(m, (uint32_t)r->r[13], (uint32_t)r->r[15], 14, "lr");
+	printf(" fp=");
+	syn_rule(m, (uint32_t)r->r[13], (uint32_t)r->r[fpreg], fpreg, "u");
+	printf("\n");
 }
 
 /* ---- STACK CFI records ---- */

@@ -74,12 +74,27 @@ struct syn_mem {
 };
 
 /*
+ * Set up the synthetic frame for pc: cfg reads the stack from m, r holds
+ * the starting registers.  Any unwinder of the core can then run on it.
+ */
+void syn_begin(struct syn_mem *m, struct uw_walk_cfg *cfg, struct uw_regs *r,
+	       uint64_t pc);
+
+/*
  * Run entry e's opcodes (an entry other than CANTUNWIND) for pc on the
  * synthetic frame: 0 with r holding the caller's r0-r15, or the core's
  * error (UW_EREFUSE for refuse-to-unwind).
  */
 int syn_exec(const struct arm_elf *a, const struct uw_ehabi_entry *e,
 	     uint64_t pc, struct syn_mem *m, struct uw_regs *r);
+
+/*
+ * Print the lookup line's rules for the caller's registers r found on
+ * the synthetic frame: " cfa=RULE ra=RULE fp=RULE" and a newline, fpreg
+ * being r11 or r7 (Thumb).
+ */
+void syn_print_rules(const struct syn_mem *m, const struct uw_regs *r,
+		     unsigned int fpreg);
 
 /* A value as base + offset: base 0-14 is rN (13 the sp). */
 bool syn_reg_off(uint32_t v, unsigned int *base, int32_t *off);
