@@ -136,6 +136,21 @@ static int stop_for(int err)
 	}
 }
 
+/*
+ * The stop reason for err in the step just tried.  A frame pointer that
+ * gives a misaligned or non-rising frame, where no table had a row, is
+ * no usable frame pointer: the walk has run out of unwind information
+ * (typically past main, into code built without either).  A table whose
+ * rule does that is another matter: no progress.
+ */
+static int stop_kind(const struct uw_cursor *cur, int err)
+{
+	if (cur->source == UW_SRC_FP &&
+	    (err == UW_ENOPROGRESS || err == UW_EALIGN || err == UW_EOVERFLOW))
+		return UW_STOP_NO_INFO;
+	return stop_for(err);
+}
+
 /* s390x's CFA sits 160 bytes above the caller's stack pointer. */
 static int64_t sp_from_cfa(enum uw_arch arch)
 {
@@ -494,13 +509,14 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 			return end_walk(cur, UW_STOP_END, 0);
 	}
 	if (ret < 0)
-		return end_walk(cur, stop_for(ret), ret);
+		return end_walk(cur, stop_kind(cur, ret), ret);
 
 	/* Progress: the caller's frame lies above ours. */
 	if (new_sp < sp || (new_sp == sp && !ra_in_reg))
-		return end_walk(cur, UW_STOP_NO_PROGRESS, UW_ENOPROGRESS);
+		return end_walk(cur, stop_kind(cur, UW_ENOPROGRESS),
+				UW_ENOPROGRESS);
 	if (new_sp & (ai->ptr_size - 1))
-		return end_walk(cur, UW_STOP_NO_PROGRESS, UW_EALIGN);
+		return end_walk(cur, stop_kind(cur, UW_EALIGN), UW_EALIGN);
 
 stepped:
 	cur->depth++;

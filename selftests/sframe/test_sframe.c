@@ -1160,6 +1160,26 @@ static void test_walk_x86_64(void)
 					{ UW_SRC_NONE }, UW_STOP_END, 0 };
 		ok(check_walk(&cfg, &r2, 16, &w),
 		   "x86-64 walk: frame-pointer fallback with rbp 0 ends the walk");
+
+		/*
+		 * No table, and rbp is no frame pointer (misaligned, as past
+		 * main in a libc built without them; or pointing below sp):
+		 * the walk is out of unwind information, not stuck.
+		 */
+		uw_reg_set(&r2, UW_X86_64_RBP, 0x7ff043);
+		w = (struct walk_want){ 1, { 0x300000 }, { 0x7ff000 },
+					{ UW_SRC_NONE }, UW_STOP_NO_INFO,
+					UW_EALIGN };
+		ok(check_walk(&cfg, &r2, 16, &w),
+		   "x86-64 walk: a misaligned rbp where no table covers the pc: no info");
+		uw_reg_set(&r2, UW_X86_64_RBP, 0x7fef00);
+		poke(&im, 0x7fef00, 0x7ff0f0);
+		poke(&im, 0x7fef08, 0x402020);
+		w = (struct walk_want){ 1, { 0x300000 }, { 0x7ff000 },
+					{ UW_SRC_NONE }, UW_STOP_NO_INFO,
+					UW_ENOPROGRESS };
+		ok(check_walk(&cfg, &r2, 16, &w),
+		   "x86-64 walk: an rbp below sp where no table covers the pc: no info");
 		x86_stack(&im);
 	}
 	sec_free(&s);
