@@ -180,13 +180,15 @@ static uw_always_inline int fde_func_start(const struct uw_sframe *sf,
 	return uw_add_off(origin, rel, start);
 }
 
-static uw_always_inline int fde_info(struct uw_sframe_fde *fde, uint8_t version)
+static uw_always_inline int fde_info(struct uw_sframe_fde *fde,
+				     uint8_t version)
 {
 	fde->fre_type = fde->info & 0xf;
 	fde->pc_type = (fde->info >> 4) & 1;
 	fde->pauth_key_b = (fde->info >> 5) & 1;
 	fde->signal = version == 3 ? (fde->info >> 7) & 1 : 0;
-	fde->fde_type = version == 3 ? (fde->info2 & 0x1f) : UW_SFRAME_FDE_DEFAULT;
+	fde->fde_type = version == 3 ? (fde->info2 & 0x1f) :
+				       UW_SFRAME_FDE_DEFAULT;
 	if (fde->fre_type > UW_SFRAME_FRE_ADDR4)
 		return UW_EBADDATA;
 	if (fde->fde_type > UW_SFRAME_FDE_FLEX)
@@ -252,7 +254,7 @@ int uw_sframe_fde(const struct uw_sframe *sf, uint32_t i,
 {
 	if (i >= sf->num_fdes)
 		return UW_EINVAL;
-	/* Entry i is inside the FDE index: uw_sframe_init checked its extent. */
+	/* Entry i is inside the FDE index: uw_sframe_init checked it. */
 	return fde_decode(sf, sf->fde_start + (uint64_t)i * sf->fde_size,
 			  sf->big_endian, fde);
 }
@@ -607,8 +609,10 @@ static uw_always_inline int find_fre(const struct uw_sframe *sf,
 }
 
 /* Default-FDE data word for RA/FP: s390x may name a register instead. */
-static uw_always_inline int saved_word(const struct uw_sframe *sf, const struct uw_arch_info *ai,
-		      int32_t w, uint8_t dflt_reg, struct uw_rule *r)
+static uw_always_inline int saved_word(const struct uw_sframe *sf,
+				       const struct uw_arch_info *ai,
+				       int32_t w, uint8_t dflt_reg,
+				       struct uw_rule *r)
 {
 	if (sf->arch == UW_ARCH_S390X) {
 		if (w == 0) {		/* padding: not saved */
@@ -629,8 +633,9 @@ static uw_always_inline int saved_word(const struct uw_sframe *sf, const struct 
 }
 
 /* Where the RA is when the FRE does not say: fixed offset or the LR. */
-static uw_always_inline void ra_default(const struct uw_sframe *sf, const struct uw_arch_info *ai,
-		       struct uw_rule *r)
+static uw_always_inline void ra_default(const struct uw_sframe *sf,
+					const struct uw_arch_info *ai,
+					struct uw_rule *r)
 {
 	if (sf->fixed_ra) {
 		r->kind = UW_RULE_CFA_OFF;
@@ -643,7 +648,8 @@ static uw_always_inline void ra_default(const struct uw_sframe *sf, const struct
 	}
 }
 
-static uw_always_inline void fp_default(const struct uw_sframe *sf, struct uw_rule *r)
+static uw_always_inline void fp_default(const struct uw_sframe *sf,
+					struct uw_rule *r)
 {
 	if (sf->fixed_fp) {
 		r->kind = UW_RULE_CFA_OFF;
@@ -661,7 +667,8 @@ static uw_always_inline void fp_default(const struct uw_sframe *sf, struct uw_ru
 static uw_always_inline int row_rules(const struct uw_sframe *sf,
 				      const struct uw_arch_info *ai,
 				      bool base_sp, unsigned int n, int32_t w0,
-				      int32_t w1, int32_t w2, struct uw_row *row)
+				      int32_t w1, int32_t w2,
+				      struct uw_row *row)
 {
 	unsigned int i = 1;
 	int err;
@@ -717,8 +724,9 @@ static uw_always_inline int row_default(const struct uw_sframe *sf,
 }
 
 /* One FLEX (control, offset) rule; a zero control word is padding. */
-static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre, unsigned int *i,
-		     bool is_cfa, struct uw_rule *r)
+static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre,
+				      unsigned int *i, bool is_cfa,
+				      struct uw_rule *r)
 {
 	uint32_t ctrl;
 	unsigned int reg;
@@ -757,8 +765,10 @@ static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre, unsigned 
 	return 0;
 }
 
-static uw_always_inline int row_flex(const struct uw_sframe *sf, const struct uw_arch_info *ai,
-		    const struct uw_sframe_fre *fre, struct uw_row *row)
+static uw_always_inline int row_flex(const struct uw_sframe *sf,
+				     const struct uw_arch_info *ai,
+				     const struct uw_sframe_fre *fre,
+				     struct uw_row *row)
 {
 	unsigned int i = 0;
 	int ret;
@@ -788,7 +798,8 @@ static uw_always_inline int row_flex(const struct uw_sframe *sf, const struct uw
 	return i == fre->nwords ? 0 : UW_EBADDATA;
 }
 
-static uw_always_inline void row_init(const struct uw_sframe_fde *fde, struct uw_row *row)
+static uw_always_inline void row_init(const struct uw_sframe_fde *fde,
+				      struct uw_row *row)
 {
 	row->fn_start = fde->func_start;
 	row->fn_size = fde->func_size;

@@ -72,13 +72,14 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 }
 
 /*
- * Restore n consecutive stack words of wsz bytes at base into the cursor:
- * word i goes to DWARF register map[i], or to register i when map is NULL.  Restoring
- * goes straight into the cursor (a struct uw_regs on the stack would cost
- * 280 bytes, over the core's stack budget): pass 0 only checks that every
- * slot reads, pass 1 installs them.  Should the memory change between the
- * passes, the error leaves only the restored registers valid.  Inlined:
- * one stack frame fewer on the walker's deepest path.
+ * Restore n consecutive stack words of wsz bytes at base into the
+ * cursor: word i goes to DWARF register map[i], or to register i when map
+ * is NULL.  Restoring goes straight into the cursor (a struct uw_regs on
+ * the stack would cost 280 bytes, over the core's stack budget): pass 0
+ * only checks that every slot reads, pass 1 installs them.  Should the
+ * memory change between the passes, the error leaves only the restored
+ * registers valid.  Inlined: one stack frame fewer on the walker's
+ * deepest path.
  */
 static uw_always_inline int restore_regs(struct uw_cursor *cur,
 					 const struct uw_walk_cfg *cfg,
@@ -143,7 +144,9 @@ static int arm_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 
 	if (!nr)
 		return 0;
-	regs = sp + ARM_SIGCTX_R0 + (nr == ARM_NR_RT_SIGRETURN ? ARM_SIGINFO : 0);
+	regs = sp + ARM_SIGCTX_R0;
+	if (nr == ARM_NR_RT_SIGRETURN)
+		regs += ARM_SIGINFO;
 	ret = uw_read_word(cfg, 4, regs + 4 * 16, &cpsr);
 	if (ret)
 		return ret;

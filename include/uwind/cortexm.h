@@ -38,7 +38,8 @@
 
 #define UW_CORTEXM_FRAME	0x20	/* basic frame */
 #define UW_CORTEXM_FRAME_FP	0x68	/* with the FP context */
-#define UW_CORTEXM_CALLEE	0x28	/* ARMv8-M: signature, reserved, r4-r11 */
+/* ARMv8-M additional state context: signature, reserved word, r4-r11 */
+#define UW_CORTEXM_CALLEE	0x28
 
 /* EXC_RETURN bits */
 #define UW_CORTEXM_EXC_ES	0x01
