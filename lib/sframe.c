@@ -263,8 +263,7 @@ static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
 
 /*
  * The fixed part of an FRE: start offset and info byte, with one bounds
- * check (the lookup scan runs this for every FRE it passes).  Returns the
- * offset of its first data word in *words.
+ * check.  Returns the offset of its first data word in *words.
  */
 static uw_always_inline int fre_head(const struct uw_sframe *sf,
 				     const struct uw_sframe_fde *fde,
@@ -505,12 +504,12 @@ static uw_always_inline int find_fde_entry(const struct uw_sframe *sf,
  * only make a lookup miss, never attribute pc to the wrong function.
  */
 static uw_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
-				     bool be, uint64_t *off,
-				     struct uw_sframe_fde *fde)
+				     bool be, struct uw_sframe_fde *fde)
 {
-	int err = find_fde_entry(sf, pc, be, off);
+	uint64_t off;
+	int err = find_fde_entry(sf, pc, be, &off);
 
-	err = err ? err : fde_decode(sf, *off, be, fde);
+	err = err ? err : fde_decode(sf, off, be, fde);
 	if (err)
 		return err;
 	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
@@ -798,12 +797,14 @@ static uw_always_inline int row_flex(const struct uw_sframe *sf,
 	return i == fre->nwords ? 0 : UW_EBADDATA;
 }
 
+/* The row's function, start (fre_start into it) and flags; rules UNDEF. */
 static uw_always_inline void row_init(const struct uw_sframe_fde *fde,
+				      uint32_t fre_start, bool ra_mangled,
 				      struct uw_row *row)
 {
 	row->fn_start = fde->func_start;
 	row->fn_size = fde->func_size;
-	row->start = fde->func_start;
+	row->start = fde->func_start + fre_start;
 	row->cfa.kind = UW_RULE_UNDEF;
 	row->cfa.reg = 0;
 	row->cfa.off = 0;
@@ -812,15 +813,14 @@ static uw_always_inline void row_init(const struct uw_sframe_fde *fde,
 	row->flags = fde->signal ? UW_ROW_SIGNAL : 0;
 	if (fde->pauth_key_b)
 		row->flags |= UW_ROW_PAUTH_KEY_B;
+	if (ra_mangled)
+		row->flags |= UW_ROW_RA_MANGLED;
 }
 
 int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 		  const struct uw_sframe_fre *fre, struct uw_row *row)
 {
-	row_init(fde, row);
-	row->start = fde->func_start + fre->start;
-	if (fre->ra_mangled)
-		row->flags |= UW_ROW_RA_MANGLED;
+	row_init(fde, fre->start, fre->ra_mangled, row);
 
 	/* No data words: RA undefined, the outermost frame (V2 errata, V3). */
 	if (fre->nwords == 0) {
@@ -852,31 +852,21 @@ static uw_always_inline int fre_row_default(const struct uw_sframe *sf,
 	const uint8_t *p = sf->sec.data + sf->fre_start + info_off;
 	const uint8_t info = p[0];
 	const unsigned int n = (info >> 1) & 0xf, code = (info >> 5) & 3;
-	int32_t w0, w1 = 0, w2 = 0;
+	int32_t w[3] = { 0, 0, 0 };
 
 	if (n - 1 > 2)
 		return 1;
 	if ((uint64_t)info_off + 1 + (n << code) > sf->fre_len)
 		return UW_EBOUNDS;
-	p++;
-	if (code == 0) {
-		w0 = fre_word(p, 1, be);
-		w1 = n > 1 ? fre_word(p + 1, 1, be) : 0;
-		w2 = n > 2 ? fre_word(p + 2, 1, be) : 0;
-	} else if (code == 1) {
-		w0 = fre_word(p, 2, be);
-		w1 = n > 1 ? fre_word(p + 2, 2, be) : 0;
-		w2 = n > 2 ? fre_word(p + 4, 2, be) : 0;
-	} else {
-		w0 = fre_word(p, 4, be);
-		w1 = n > 1 ? fre_word(p + 4, 4, be) : 0;
-		w2 = n > 2 ? fre_word(p + 8, 4, be) : 0;
-	}
-	row_init(fde, row);
-	row->start = fde->func_start + start;
-	if (info & 0x80)
-		row->flags |= UW_ROW_RA_MANGLED;
-	return row_rules(sf, &sf->ai, info & 1, n, w0, w1, w2, row);
+	/* One fre_words() per word size, each with its size a constant. */
+	if (code == 0)
+		fre_words(p + 1, n, 1, be, w);
+	else if (code == 1)
+		fre_words(p + 1, n, 2, be, w);
+	else
+		fre_words(p + 1, n, 4, be, w);
+	row_init(fde, start, info & 0x80, row);
+	return row_rules(sf, &sf->ai, info & 1, n, w[0], w[1], w[2], row);
 }
 
 /*
@@ -893,17 +883,16 @@ static uw_always_inline int sframe_find(const struct uw_sframe *sf,
 {
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
-	uint64_t fde_off;
 	uint32_t off, start;
 	int err;
 
-	err = find_fde(sf, pc, be, &fde_off, &fde);
+	err = find_fde(sf, pc, be, &fde);
 	if (err)
 		return err;
 	/* V3: a DEFAULT FDE without FREs marks an outermost function. */
 	if (fde.num_fres == 0 && sf->version == 3 &&
 	    fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
-		row_init(&fde, row);
+		row_init(&fde, 0, false, row);
 		row->flags |= UW_ROW_OUTERMOST;
 		return 0;
 	}

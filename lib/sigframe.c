@@ -11,6 +11,7 @@
  * bytes are read through the accessor like any program memory.
  */
 #include "walk.h"
+#include "span.h"
 
 /* x86-64: mov $15, %rax; syscall */
 static const uint8_t x86_64_tramp[] = {
@@ -114,10 +115,8 @@ static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
 
 	if (!cfg->mem.read || cfg->mem.read(cfg->mem.ctx, pc & ~1ull, b, 8))
 		return 0;
-	w0 = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	     (uint32_t)b[3] << 24;
-	w1 = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
-	     (uint32_t)b[7] << 24;
+	w0 = (uint32_t)uw_load(b, 4, false);
+	w1 = (uint32_t)uw_load(b + 4, 4, false);
 	if (!(pc & 1)) {
 		/* mov r7, #nr; swi #0 or swi #0x900000 + nr */
 		nr = w0 & 0xff;

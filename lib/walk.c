@@ -422,6 +422,20 @@ static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			    new_sp);
 }
 
+/* A kernel signal frame at pc: 1 with the interrupted frame restored. */
+static int sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			 const struct uw_arch_info *ai, uint64_t pc,
+			 uint64_t sp)
+{
+	int ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
+
+	if (ret > 0) {
+		cur->source = UW_SRC_SIGFRAME;
+		cur->flags = UW_FRAME_SIGNAL;
+	}
+	return ret;
+}
+
 int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
 	const struct uw_arch_info *ai;
@@ -468,14 +482,11 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	sig_first = cfg->arch == UW_ARCH_ARM &&
 		    !(cfg->flags & (UW_WALK_NO_SIGFRAME | UW_WALK_CORTEX_M));
 	if (sig_first) {
-		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
+		ret = sigframe_step(cur, cfg, ai, pc, sp);
 		if (ret < 0)
 			return end_walk(cur, stop_for(ret), ret);
-		if (ret > 0) {
-			cur->source = UW_SRC_SIGFRAME;
-			cur->flags = UW_FRAME_SIGNAL;
+		if (ret > 0)
 			goto stepped;
-		}
 	}
 
 	lookup = code_addr(cfg, pc);
@@ -493,12 +504,9 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	 */
 	if (ret == UW_ENOENT && !sig_first &&
 	    !(cfg->flags & UW_WALK_NO_SIGFRAME)) {
-		ret = uw_sigframe_step(cur, cfg, ai, pc, sp);
-		if (ret > 0) {
-			cur->source = UW_SRC_SIGFRAME;
-			cur->flags = UW_FRAME_SIGNAL;
+		ret = sigframe_step(cur, cfg, ai, pc, sp);
+		if (ret > 0)
 			goto stepped;
-		}
 		if (ret == 0)
 			ret = UW_ENOENT;
 	}
