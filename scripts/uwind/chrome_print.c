@@ -310,16 +310,7 @@ static int lookup_one(const struct ctab *c, uint64_t addr,
 	}
 	syn_begin(m, &cfg, &r, addr);
 	err = err ? err : uw_chrome_exec(&c->ct, &loc, &cfg, &r);
-	if (err == UW_EREFUSE) {
-		printf(" refuse\n");
-		return 0;
-	}
-	if (err) {
-		printf(" error %s\n", uw_strerror(err));
-		return 1;
-	}
-	syn_print_rules(m, &r, fp);
-	return 0;
+	return syn_print_result(m, &r, fp, err);
 }
 
 int cmd_chrome_lookup(int argc, char **argv)

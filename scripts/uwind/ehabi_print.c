@@ -331,16 +331,7 @@ static int lookup_one(const struct arm_elf *a, uint64_t addr,
 		return 0;
 	}
 	err = err ? err : syn_exec(a, &e, addr, m, &r);
-	if (err == UW_EREFUSE) {
-		printf(" refuse\n");
-		return 0;
-	}
-	if (err) {
-		printf(" error %s\n", uw_strerror(err));
-		return 1;
-	}
-	syn_print_rules(m, &r, fpreg);
-	return 0;
+	return syn_print_result(m, &r, fpreg, err);
 }
 
 int cmd_ehabi_lookup(int argc, char **argv)

@@ -456,9 +456,17 @@ static void syn_rule(const struct syn_mem *m, uint32_t cfa, uint32_t v,
 	syn_desc(stdout, m, v, 0);
 }
 
-void syn_print_rules(const struct syn_mem *m, const struct uw_regs *r,
-		     unsigned int fpreg)
+int syn_print_result(const struct syn_mem *m, const struct uw_regs *r,
+		     unsigned int fpreg, int err)
 {
+	if (err == UW_EREFUSE) {
+		printf(" refuse\n");
+		return 0;
+	}
+	if (err) {
+		printf(" error %s\n", uw_strerror(err));
+		return 1;
+	}
 	printf(" cfa=");
 	syn_desc(stdout, m, (uint32_t)r->r[13], 0);
 	printf(" ra=");
@@ -466,6 +474,7 @@ void syn_print_rules(const struct syn_mem *m, const struct uw_regs *r,
 	printf(" fp=");
 	syn_rule(m, (uint32_t)r->r[13], (uint32_t)r->r[fpreg], fpreg, "u");
 	printf("\n");
+	return 0;
 }
 
 /* ---- STACK CFI records ---- */

@@ -89,12 +89,13 @@ int syn_exec(const struct arm_elf *a, const struct uw_ehabi_entry *e,
 	     uint64_t pc, struct syn_mem *m, struct uw_regs *r);
 
 /*
- * Print the lookup line's rules for the caller's registers r found on
- * the synthetic frame: " cfa=RULE ra=RULE fp=RULE" and a newline, fpreg
- * being r11 or r7 (Thumb).
+ * End the lookup line for an unwinder run on the synthetic frame that
+ * returned err: " refuse", " error MESSAGE", or the rules for the
+ * caller's registers r, " cfa=RULE ra=RULE fp=RULE" (fpreg: r11, or r7 in
+ * Thumb code).  Returns 1 for an error, else 0.
  */
-void syn_print_rules(const struct syn_mem *m, const struct uw_regs *r,
-		     unsigned int fpreg);
+int syn_print_result(const struct syn_mem *m, const struct uw_regs *r,
+		     unsigned int fpreg, int err);
 
 /* A value as base + offset: base 0-14 is rN (13 the sp). */
 bool syn_reg_off(uint32_t v, unsigned int *base, int32_t *off);
