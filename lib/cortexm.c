@@ -33,6 +33,22 @@ static uint8_t exc_word_reg(unsigned int i, bool callee)
 	return exc_regs_map[i - 10];
 }
 
+/*
+ * Bytes from the basic frame to the interrupted sp, alignment word aside:
+ * an FP context adds s0-s15, FPSCR and a reserved word, and s16-s31 too
+ * when it was stacked from Secure state with FPCCR_S.TS set, which only
+ * the handler can know (the caller's flag).
+ */
+static uint64_t frame_size(const struct uw_walk_cfg *cfg, uint32_t exc_return)
+{
+	if (exc_return & UW_CORTEXM_EXC_FTYPE)
+		return UW_CORTEXM_FRAME;
+	if ((exc_return & UW_CORTEXM_EXC_S) &&
+	    (cfg->flags & UW_WALK_CM_FPCCR_TS))
+		return UW_CORTEXM_FRAME_FP_TS;
+	return UW_CORTEXM_FRAME_FP;
+}
+
 int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 			uint64_t frame, struct uw_regs *regs)
 {
@@ -47,8 +63,7 @@ int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 		return UW_EINVAL;
 	if (frame & 3)
 		return UW_EALIGN;
-	size = (exc_return & UW_CORTEXM_EXC_FTYPE) ? UW_CORTEXM_FRAME :
-						      UW_CORTEXM_FRAME_FP;
+	size = frame_size(cfg, exc_return);
 	if (callee)
 		size += UW_CORTEXM_CALLEE;
 	if (frame > 0xffffffffu - size - 4)

@@ -16,8 +16,12 @@
  *   bit 5 DCRS   clear: r4-r11 were stacked too, below the basic frame,
  *                behind an integrity signature (0xfefa125a/b) and a
  *                reserved word: 0x28 more bytes
- *   bit 4 FType  clear: the FP context is there (FPCCR.TS = 0 assumed:
- *                s0-s15 only)
+ *   bit 4 FType  clear: the FP context is there: s0-s15, FPSCR and a
+ *                reserved word, and on a Secure stack (bit 6 set) with
+ *                FPCCR_S.TS set also s16-s31 above them (0xa8 bytes in
+ *                all).  The frame does not say which: a Secure handler
+ *                reads FPCCR_S (0xe000ef34, TS is bit 26) and sets
+ *                UW_WALK_CM_FPCCR_TS in uw_walk_cfg.flags to say so
  *   bit 3 Mode   thread mode (else handler)
  *   bit 2 SPSEL  the process stack (else main)
  *   bit 0 ES     the exception went to Secure state (else Non-secure)
@@ -38,6 +42,7 @@
 
 #define UW_CORTEXM_FRAME	0x20	/* basic frame */
 #define UW_CORTEXM_FRAME_FP	0x68	/* with the FP context */
+#define UW_CORTEXM_FRAME_FP_TS	0xa8	/* with s16-s31 too (FPCCR_S.TS) */
 /* ARMv8-M additional state context: signature, reserved word, r4-r11 */
 #define UW_CORTEXM_CALLEE	0x28
 
@@ -65,7 +70,8 @@ static inline bool uw_cortexm_is_exc_return(uint64_t v)
  * Restore into regs the registers an exception stacked at frame (the
  * stack pointer after entry; exc_return its EXC_RETURN value): r0-r3,
  * r12, lr, pc (Thumb bit from xPSR.T) and the interrupted sp, and r4-r11
- * when ARMv8-M stacked them too (DCRS clear).  Other registers are left
+ * when ARMv8-M stacked them too (DCRS clear).  The frame's size takes
+ * UW_WALK_CM_FPCCR_TS from cfg->flags.  Other registers are left
  * as they are: a panic handler sets r4-r11 itself when they were not
  * stacked.  Stack reads go through cfg's accessor and bounds; nothing is
  * written on an error.

@@ -226,6 +226,7 @@ struct uw_frame {
 #define UW_WALK_NO_SIGFRAME	0x02	/* do not recognise signal trampolines */
 #define UW_WALK_FP_FIRST_ONLY	0x04	/* fallback only if no module has tables */
 #define UW_WALK_CORTEX_M	0x08	/* ARM M-profile: EXC_RETURN (cortexm.h) */
+#define UW_WALK_CM_FPCCR_TS	0x10	/* ARMv8-M FPCCR_S.TS set (cortexm.h) */
 
 struct uw_walk_cfg {
 	enum uw_arch arch;

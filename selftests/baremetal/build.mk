@@ -14,6 +14,9 @@
 #               PendSV that interrupted thread code on the PSP.
 #   cortex-m4f  qemu-system-arm -M mps2-an386, the same with the FPU on and
 #               an FP context active in thread code (extended frames).
+#   cortex-m33  qemu-system-arm -M mps2-an505, ARMv8-M: the same running
+#               Secure, with FPCCR_S.TS set, so thread code's exception
+#               frames hold s16-s31 too (0xa8 bytes).
 #   a15-arm     qemu-system-arm -M virt -cpu cortex-a15, A32 (-marm), and
 #   a15-thumb   Thumb-2 (-mthumb): EHABI.  Faults: udf (UND), load from
 #               unmapped memory (data abort).
@@ -63,6 +66,7 @@ BM_CM_CC ?= arm-none-eabi-gcc
 BM_CM_KINDS := undef=1 dabort=2 div0=3 irq=4
 BM_CM3_CPU := -mcpu=cortex-m3 -mthumb
 BM_CM4F_CPU := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+BM_CM33_CPU := -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 
 # $(1) target name, $(2) cpu flags
 define BM_CM_RULES
@@ -83,6 +87,7 @@ BM_OBJS_$(1) := $(LIB_SRCS:lib/%.c=$(BM_OUT)/$(1)/lib/%.o) \
 endef
 $(eval $(call BM_CM_RULES,cortex-m3,$(BM_CM3_CPU)))
 $(eval $(call BM_CM_RULES,cortex-m4f,$(BM_CM4F_CPU)))
+$(eval $(call BM_CM_RULES,cortex-m33,$(BM_CM33_CPU)))
 
 # --- Cortex-A15 (ARM and Thumb-2) -------------------------------------
 BM_A15_CC ?= arm-none-eabi-gcc
@@ -152,12 +157,14 @@ BM_IMAGES :=
 $(foreach k,$(BM_A64_KINDS),$(eval $(call BM_IMAGE,aarch64,$(k),$(BM_A64_CC) -no-pie,$(BM_A64_OBJS),$(BM_SRC)/aarch64/link.ld)))
 $(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m3,$(k),$(BM_CM_CC) $(BM_CM3_CPU),$(BM_OBJS_cortex-m3),$(BM_SRC)/cortexm/link.ld)))
 $(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m4f,$(k),$(BM_CM_CC) $(BM_CM4F_CPU),$(BM_OBJS_cortex-m4f),$(BM_SRC)/cortexm/link.ld)))
+$(foreach k,$(BM_CM_KINDS),$(eval $(call BM_IMAGE,cortex-m33,$(k),$(BM_CM_CC) $(BM_CM33_CPU),$(BM_OBJS_cortex-m33),$(BM_SRC)/cortexm/link-an505.ld)))
+$(filter $(BM_OUT)/cortex-m%,$(BM_IMAGES)): $(BM_SRC)/cortexm/sections.ld
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_IMAGE,a15-arm,$(k),$(BM_A15_CC) $(BM_A15_ARM_CPU),$(BM_OBJS_a15-arm),$(BM_SRC)/arm/link.ld)))
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_IMAGE,a15-thumb,$(k),$(BM_A15_CC) $(BM_A15_THUMB_CPU),$(BM_OBJS_a15-thumb),$(BM_SRC)/arm/link.ld)))
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-arm,$(k),$(BM_A15_ARM_CPU))))
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-thumb,$(k),$(BM_A15_THUMB_CPU))))
 
-BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f a15-arm a15-thumb \
+BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f cortex-m33 a15-arm a15-thumb \
 	a15-arm-chrome a15-thumb-chrome,sh,$(BM_SRC)/run.sh,$(t),$(O))
 
 .PHONY: baremetal

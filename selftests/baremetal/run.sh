@@ -5,8 +5,8 @@
 # backtrace each panic handler prints over the UART.
 #
 # Usage: run.sh TARGET OUTDIR     (TARGET: aarch64, cortex-m3, cortex-m4f,
-#                                 a15-arm, a15-thumb, a15-arm-chrome,
-#                                 a15-thumb-chrome)
+#                                 cortex-m33, a15-arm, a15-thumb,
+#                                 a15-arm-chrome, a15-thumb-chrome)
 #
 # For every fault kind of TARGET the image OUTDIR/TARGET-KIND.elf runs
 # (with a timeout), its "bt I PC FLAGS SOURCE" lines are symbolized with
@@ -42,9 +42,12 @@ aarch64)
 	BOTTOM="a64_main _start"
 	STOP="end of chain"
 	;;
-cortex-m3|cortex-m4f)
-	QEMU="qemu-system-arm -M mps2-an385"
-	[ "$TARGET" = cortex-m4f ] && QEMU="qemu-system-arm -M mps2-an386"
+cortex-m3|cortex-m4f|cortex-m33)
+	case $TARGET in
+	cortex-m3) QEMU="qemu-system-arm -M mps2-an385" ;;
+	cortex-m4f) QEMU="qemu-system-arm -M mps2-an386" ;;
+	*) QEMU="qemu-system-arm -M mps2-an505" ;;
+	esac
 	NM=arm-none-eabi-nm
 	KINDS="undef div0 dabort irq"
 	BOTTOM="cm_main Reset_Handler"
@@ -63,13 +66,18 @@ a15-arm|a15-thumb|a15-arm-chrome|a15-thumb-chrome)
 	;;
 esac
 
-# Expected frames and the fault line's pattern, per kind.  The M4F's
-# thread code has an FP context: its exceptions stack the extended frame
-# (EXC_RETURN 0xffffffed instead of 0xfffffffd).
+# Expected frames and the fault line's pattern, per kind.  The M4F's and
+# M33's thread code has an FP context: its exceptions stack the extended
+# frame (EXC_RETURN 0xffffffed instead of 0xfffffffd).  The M33 runs
+# Secure with FPCCR_S.TS (bit 26) set, so that frame holds s16-s31 too.
 expect() {
 	case $TARGET in
-	cortex-m4f) THREAD=0xffffffed ;;
+	cortex-m4f|cortex-m33) THREAD=0xffffffed ;;
 	*) THREAD=0xfffffffd ;;
+	esac
+	case $TARGET in
+	cortex-m33) FPCCR=' fpccr 0x[0-9a-f]*[4-7cdef][0-9a-f]\{6\}$' ;;
+	*) FPCCR= ;;
 	esac
 	case $TARGET:$1 in
 	aarch64:undef)
@@ -179,6 +187,8 @@ for kind in $KINDS; do
 	want=$(echo $FRAMES)
 	bad=""
 	echo "$log" | grep -q "^fault .*$FAULT" || bad="$bad fault-line"
+	[ -z "$FPCCR" ] || echo "$log" | grep -q "^fault .*$FPCCR" ||
+		bad="$bad fpccr-ts"
 	echo "$log" | grep -q "^bt-end [0-9]* $STOP ok$" || bad="$bad stop"
 	[ "$got" = "$want" ] || bad="$bad frames"
 	case $TARGET in

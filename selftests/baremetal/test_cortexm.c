@@ -6,7 +6,8 @@
  * the refusals (misaligned frame, no PSP, a second return to thread mode,
  * flag off); ARMv8-M's wider EXC_RETURN: Non-secure values, the
  * additional state context (r4-r11 stacked behind an integrity
- * signature) and frames on the other security state's stack.  Expected
+ * signature), FP frames with s16-s31 (FPCCR_S.TS) and frames on the
+ * other security state's stack.  Expected
  * values are worked out by hand from the ARMv7-M and ARMv8-M exception
  * entry rules.  Prints TAP.
  */
@@ -131,6 +132,42 @@ static void v8m(void)
 	      UW_EBADDATA && !uw_reg_get(&r, 4, &x),
 	      "DCRS clear, bad integrity signature: refused, nothing set");
 
+	/*
+	 * FPCCR_S.TS: a Secure FP frame holds s16-s31 too, 0xa8 bytes; the
+	 * alignment word still sits above all of it.
+	 */
+	c = cfg(UW_WALK_CORTEX_M | UW_WALK_CM_FPCCR_TS, 0);
+	frame(BASE + 0x200, 0x99, 0x9000, 1u << 24 | 1u << 9);
+	check(uw_cortexm_exc_regs(&c, 0xffffffe1, BASE + 0x200, &r) == 0 &&
+	      r.r[15] == 0x9001 && r.r[14] == 0x99 &&
+	      r.r[13] == BASE + 0x200 + 0xa8 + 4,
+	      "FPCCR_S.TS: Secure FP frame 0xffffffe1, sp + 0xa8 + 4");
+	check(uw_cortexm_exc_regs(&c, 0xffffffac, BASE + 0x200, &r) == 0 &&
+	      r.r[13] == BASE + 0x200 + 0x68 + 4,
+	      "FPCCR_S.TS: a Non-secure FP frame stays 0x68");
+	check(uw_cortexm_exc_regs(&c, 0xfffffff1, BASE + 0x200, &r) == 0 &&
+	      r.r[13] == BASE + 0x200 + 0x20 + 4,
+	      "FPCCR_S.TS: a Secure basic frame stays 0x20");
+	callee_context(BASE + 0x100, 0xfefa125a);
+	frame(BASE + 0x128, 0xaa, 0xa000, 1u << 24);
+	check(uw_cortexm_exc_regs(&c, 0xffffffc1, BASE + 0x100, &r) == 0 &&
+	      r.r[15] == 0xa001 && r.r[13] == BASE + 0x100 + 0x28 + 0xa8,
+	      "FPCCR_S.TS with DCRS clear: sp + 0x28 + 0xa8");
+	c = cfg(UW_WALK_CORTEX_M, 0);
+	frame(BASE + 0x200, 0x99, 0x9000, 1u << 24);
+	check(uw_cortexm_exc_regs(&c, 0xffffffe1, BASE + 0x200, &r) == 0 &&
+	      r.r[13] == BASE + 0x268,
+	      "no UW_WALK_CM_FPCCR_TS: the Secure FP frame is 0x68");
+	/* Walker: Secure handler, Secure thread with FP context on PSP. */
+	frame(BASE + 0x300, 0, 0x5000, 1u << 24);
+	r.valid = 0;
+	uw_reg_set(&r, UW_ARM_PC, 0xffffffed);
+	uw_reg_set(&r, UW_ARM_SP, BASE + 0x100);
+	c = cfg(UW_WALK_CORTEX_M | UW_WALK_CM_FPCCR_TS, BASE + 0x300);
+	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
+	      cur.regs.r[15] == 0x5001 && cur.regs.r[13] == BASE + 0x3a8,
+	      "walker: FPCCR_S.TS, 0xffffffed restores sp past s16-s31");
+
 	/* Walker: Non-secure handler, Non-secure thread on PSP. */
 	frame(BASE + 0x300, 0, 0x6000, 1u << 24);
 	r.valid = 0;
@@ -159,7 +196,7 @@ int main(void)
 	struct uw_cursor cur;
 	uint64_t v;
 
-	printf("TAP version 13\n1..26\n");
+	printf("TAP version 13\n1..32\n");
 
 	/* Basic frame at 0x100, xPSR T set, no alignment word. */
 	frame(BASE + 0x100, 0x1235, 0x4000, 1u << 24);

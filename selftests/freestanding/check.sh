@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # Freestanding gate for the core (lib/): for x86-64, AArch64 and Cortex-M3
-# Thumb, at -O2 and -Os, compile every lib/*.c with -ffreestanding
-# -nostdlib -Werror and check that
+# Thumb, at -O2 and -Os, and the ARMv8-M Cortex-M33 (hard float) at -Os,
+# compile every lib/*.c with -ffreestanding -nostdlib -Werror and check
+# that
 #   - the objects linked together (ld -r) leave no undefined symbol, so a
 #     firmware can link the core alone (no memcpy/memset, no libgcc
 #     helpers such as __aeabi_uldivmod or __udivdi3);
@@ -38,6 +39,7 @@ aarch64-O2	aarch64-linux-gnu-	-O2
 aarch64-Os	aarch64-linux-gnu-	-Os
 cortex-m3-O2	arm-none-eabi-	-O2 -mcpu=cortex-m3 -mthumb
 cortex-m3-Os	arm-none-eabi-	-Os -mcpu=cortex-m3 -mthumb
+cortex-m33-Os	arm-none-eabi-	-Os -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 "
 CFLAGS="-std=c11 -ffreestanding -nostdlib -Wall -Wextra -Werror -Iinclude
 	-fno-tree-loop-distribute-patterns -fno-stack-protector

@@ -151,7 +151,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.mem.ctx = &im;
 	cfg.mods = &mod;
 	cfg.nmods = 1;
-	cfg.flags = h[7] & (UW_WALK_NO_FP | UW_WALK_CORTEX_M);
+	cfg.flags = h[7] & (UW_WALK_NO_FP | UW_WALK_CORTEX_M |
+			    UW_WALK_CM_FPCCR_TS);
 	if (h[0] & 4)
 		cfg.cm_psp = im.base + ((uint32_t)h[17] << 2);
 	mod.start = text;

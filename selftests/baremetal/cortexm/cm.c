@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Cortex-M panic handler under qemu-system-arm -M mps2-an385 (Cortex-M3)
- * or mps2-an386 (Cortex-M4F): CMSDK UART0 console, semihosting exit, and
- * the fault handler that unwinds the faulting code with the image's own
- * EHABI tables (.ARM.exidx/.ARM.extab), across exception frames.
+ * Cortex-M panic handler under qemu-system-arm -M mps2-an385 (Cortex-M3),
+ * mps2-an386 (Cortex-M4F) or mps2-an505 (Cortex-M33, ARMv8-M, running
+ * Secure with the FPU on and FPCCR_S.TS set): CMSDK UART0 console,
+ * semihosting exit, and the fault handler that unwinds the faulting code
+ * with the image's own EHABI tables (.ARM.exidx/.ARM.extab), across
+ * exception frames.
  *
  * Reset_Handler switches thread mode to the PSP and calls cm_main, which
  * runs the chain (chain.c) to bm_fault:
@@ -23,7 +25,11 @@
 #include "../bm.h"
 
 #define REG32(a)	(*(volatile uint32_t *)(a))
+#ifdef __ARM_ARCH_8M_MAIN__
+#define UART0		0x50200000u	/* an505: Secure alias */
+#else
 #define UART0		0x40004000u
+#endif
 #define UART_DATA	REG32(UART0 + 0x00)
 #define UART_STATE	REG32(UART0 + 0x04)
 #define UART_CTRL	REG32(UART0 + 0x08)
@@ -36,6 +42,9 @@
 #define SCB_HFSR	REG32(0xe000ed2cu)
 #define SCB_BFAR	REG32(0xe000ed38u)
 #define SCB_CPACR	REG32(0xe000ed88u)
+#define FPCCR		REG32(0xe000ef34u)
+
+#define FPCCR_TS		(1u << 26)	/* ARMv8-M; RES0 before */
 
 #define ICSR_PENDSVSET		(1u << 28)
 #define CCR_DIV_0_TRP		(1u << 4)
@@ -179,6 +188,16 @@ __asm__(
 "	ldr	r1, [r0]\n"
 "	orr	r1, r1, #(0xf << 20)\n"
 "	str	r1, [r0]\n"
+#ifdef __ARM_ARCH_8M_MAIN__
+	/*
+	 * FPCCR_S.TS: Secure FP frames stack s16-s31 too (0xa8 bytes), the
+	 * layout UW_WALK_CM_FPCCR_TS tells the walker about.
+	 */
+"	ldr	r0, =0xe000ef34\n"
+"	ldr	r1, [r0]\n"
+"	orr	r1, r1, #(1 << 26)\n"
+"	str	r1, [r0]\n"
+#endif
 "	dsb\n"
 "	isb\n"
 #endif
@@ -249,6 +268,11 @@ BM_NORET void cm_fault(const uint32_t *hi, uint32_t exc_return, uint32_t psp,
 		.flags = UW_WALK_CORTEX_M,
 		.cm_psp = psp,
 	};
+#ifdef __ARM_FP
+	uint32_t fpccr = FPCCR;
+#else
+	uint32_t fpccr = 0;
+#endif
 	static struct uw_regs regs;
 	uint32_t frame = (exc_return & 4) ? psp : (uint32_t)(uintptr_t)(hi + 8);
 	unsigned int i;
@@ -261,7 +285,11 @@ BM_NORET void cm_fault(const uint32_t *hi, uint32_t exc_return, uint32_t psp,
 	put_kv("hfsr", SCB_HFSR);
 	put_kv("bfar", SCB_BFAR);
 	put_kv("psp", psp);
+	put_kv("fpccr", fpccr);
 	bm_putc('\n');
+	/* The frame does not say whether s16-s31 are in it: FPCCR_S does. */
+	if (fpccr & FPCCR_TS)
+		cfg.flags |= UW_WALK_CM_FPCCR_TS;
 	regs.valid = 0;
 	for (i = 4; i <= 11; i++)
 		uw_reg_set(&regs, i, hi[i - 4]);
