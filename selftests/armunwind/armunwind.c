@@ -31,20 +31,12 @@
  * __exidx_start/__exidx_end and PT_ARM_EXIDX.
  */
 #define _GNU_SOURCE
-#include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <link.h>
 #include <setjmp.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <uwind/uwind.h>
 #include <uwind/ehabi.h>
+
+#include "../common/selfproc.h"
 
 #if !defined(__arm__)
 #error "armunwind: 32-bit ARM only"
@@ -86,113 +78,7 @@ static struct uw_ehabi g_eh;
 static struct uw_module g_mod;
 static uint64_t g_exidx_lo, g_exidx_hi;	/* from PT_ARM_EXIDX */
 
-/* ---- memory accessor: readable mappings of this process ---- */
-
-struct map_ent {
-	uint64_t lo, hi;
-};
-
-#define MAX_MAPS	1024
-struct mem_ctx {
-	struct map_ent maps[MAX_MAPS];
-	size_t nmaps;
-	size_t nreads, nfails;
-};
-
-static struct mem_ctx g_mem;
-static char g_maps_buf[1 << 17];
-
-static uint64_t parse_hex(const char **pp)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-
-	for (;; p++) {
-		if (*p >= '0' && *p <= '9')
-			v = v * 16 + (uint64_t)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			v = v * 16 + (uint64_t)(*p - 'a' + 10);
-		else
-			break;
-	}
-	*pp = p;
-	return v;
-}
-
-/* Readable mappings from /proc/self/maps (qemu-user emulates it). */
-static int load_maps(struct mem_ctx *m)
-{
-	const char *p, *end;
-	size_t len = 0;
-	ssize_t r;
-	int fd;
-
-	m->nmaps = 0;
-	fd = open("/proc/self/maps", O_RDONLY);
-	if (fd < 0)
-		return -1;
-	while (len < sizeof(g_maps_buf) - 1) {
-		r = read(fd, g_maps_buf + len, sizeof(g_maps_buf) - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	g_maps_buf[len] = 0;
-	for (p = g_maps_buf, end = g_maps_buf + len; p < end;) {
-		uint64_t lo, hi;
-		bool readable;
-
-		lo = parse_hex(&p);
-		if (*p++ != '-')
-			return -1;
-		hi = parse_hex(&p);
-		if (*p++ != ' ')
-			return -1;
-		readable = *p == 'r';
-		while (p < end && *p != '\n')
-			p++;
-		if (readable && m->nmaps < MAX_MAPS) {
-			m->maps[m->nmaps].lo = lo;
-			m->maps[m->nmaps].hi = hi;
-			m->nmaps++;
-		}
-		p++;
-	}
-	return m->nmaps ? 0 : -1;
-}
-
-static const struct map_ent *find_map(const struct mem_ctx *m, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < m->nmaps; i++)
-		if (addr >= m->maps[i].lo && addr < m->maps[i].hi)
-			return &m->maps[i];
-	return NULL;
-}
-
-static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	struct mem_ctx *m = ctx;
-	const struct map_ent *e;
-	const volatile uint8_t *src;
-	uint8_t *d = dst;
-	size_t i;
-
-	m->nreads++;
-	e = find_map(m, addr);
-	if (!len || addr + len < addr || !e || addr + len > e->hi) {
-		m->nfails++;
-		return -1;
-	}
-	src = (const volatile uint8_t *)(uintptr_t)addr;
-	for (i = 0; i < len; i++)
-		d[i] = src[i];
-	return 0;
-}
+static struct sp_mem g_mem;
 
 /* ---- the walk, done in aw_after ---- */
 
@@ -214,7 +100,7 @@ static struct walk_out g_out;
 static void do_walk(struct walk_out *out)
 {
 	struct uw_walk_cfg cfg;
-	const struct map_ent *st;
+	const struct sp_map *st;
 	unsigned int i;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -222,16 +108,16 @@ static void do_walk(struct walk_out *out)
 	for (i = 0; i < 16; i++)
 		if (i != 12)		/* ip held the capture's base */
 			uw_reg_set(&out->regs, i, g_cap[i]);
-	out->maps_err = load_maps(&g_mem);
+	out->maps_err = sp_load_maps(&g_mem);
 	g_mem.nreads = g_mem.nfails = 0;
-	st = find_map(&g_mem, g_cap[13]);
+	st = sp_find_map(&g_mem, g_cap[13]);
 	out->stack_lo = g_cap[13];
 	out->stack_hi = st ? st->hi : 0;
 
 	cfg.arch = UW_ARCH_ARM;
 	cfg.mods = &g_mod;
 	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
+	cfg.mem.read = sp_mem_read;
 	cfg.mem.ctx = &g_mem;
 	cfg.stack_lo = out->stack_lo;
 	cfg.stack_hi = out->stack_hi;
@@ -369,111 +255,26 @@ NOINL long aw_big_frame(int n, long x)
 
 /* ---- the ELF file: symbols and table sections ---- */
 
-struct sym {
-	uint64_t start, size;
-	const char *name;
-};
-
-static struct sym *g_syms;
-static size_t g_nsyms;
-static char *g_elf;
 static uint64_t g_extab_addr, g_extab_size, g_exidx_sec, g_exidx_sec_size;
 
+/* Symbols, and where the section headers put .ARM.extab and .ARM.exidx. */
 static int load_elf(void)
 {
-	const Elf32_Ehdr *eh;
 	const Elf32_Shdr *sh;
-	const char *shstr;
-	struct stat st;
-	size_t i, j, fsize;
-	FILE *f;
 
-	f = fopen("/proc/self/exe", "rb");
-	if (!f)
+	if (sp_load_syms(0))
 		return -1;
-	if (fstat(fileno(f), &st) || st.st_size < (off_t)sizeof(*eh))
-		goto bad;
-	fsize = (size_t)st.st_size;
-	g_elf = malloc(fsize);
-	if (!g_elf || fread(g_elf, 1, fsize, f) != fsize)
-		goto bad;
-	fclose(f);
-	eh = (const Elf32_Ehdr *)g_elf;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS32 ||
-	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > fsize ||
-	    eh->e_shstrndx >= eh->e_shnum)
-		return -1;
-	sh = (const Elf32_Shdr *)(g_elf + eh->e_shoff);
-	if ((uint64_t)sh[eh->e_shstrndx].sh_offset +
-	    sh[eh->e_shstrndx].sh_size > fsize)
-		return -1;
-	shstr = g_elf + sh[eh->e_shstrndx].sh_offset;
-	for (i = 0; i < eh->e_shnum; i++) {
-		const Elf32_Sym *syms;
-		const char *str;
-		size_t n;
-
-		if (sh[i].sh_name < sh[eh->e_shstrndx].sh_size &&
-		    !strcmp(shstr + sh[i].sh_name, ".ARM.extab")) {
-			g_extab_addr = sh[i].sh_addr;
-			g_extab_size = sh[i].sh_size;
-		}
-		if (sh[i].sh_type == SHT_ARM_EXIDX) {
-			g_exidx_sec = sh[i].sh_addr;
-			g_exidx_sec_size = sh[i].sh_size;
-		}
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
-			continue;
-		if ((uint64_t)sh[i].sh_offset + sh[i].sh_size > fsize ||
-		    (uint64_t)sh[sh[i].sh_link].sh_offset +
-		    sh[sh[i].sh_link].sh_size > fsize)
-			return -1;
-		syms = (const Elf32_Sym *)(g_elf + sh[i].sh_offset);
-		str = g_elf + sh[sh[i].sh_link].sh_offset;
-		n = sh[i].sh_size / sizeof(*syms);
-		g_syms = calloc(n, sizeof(*g_syms));
-		if (!g_syms)
-			return -1;
-		for (j = 0; j < n; j++) {
-			unsigned int t = ELF32_ST_TYPE(syms[j].st_info);
-
-			if ((t != STT_FUNC && t != STT_GNU_IFUNC) ||
-			    !syms[j].st_size || syms[j].st_shndx == SHN_UNDEF ||
-			    syms[j].st_name >= sh[sh[i].sh_link].sh_size)
-				continue;
-			/* Thumb functions have bit 0 set in st_value. */
-			g_syms[g_nsyms].start = syms[j].st_value & ~1u;
-			g_syms[g_nsyms].size = syms[j].st_size;
-			g_syms[g_nsyms].name = str + syms[j].st_name;
-			g_nsyms++;
-		}
+	sh = sp_section(".ARM.extab");
+	if (sh) {
+		g_extab_addr = sh->sh_addr;
+		g_extab_size = sh->sh_size;
 	}
-	return g_nsyms ? 0 : -1;
-bad:
-	fclose(f);
-	return -1;
-}
-
-static const struct sym *sym_at(uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < g_nsyms; i++)
-		if (addr >= g_syms[i].start &&
-		    addr - g_syms[i].start < g_syms[i].size)
-			return &g_syms[i];
-	return NULL;
-}
-
-static const struct sym *sym_named(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < g_nsyms; i++)
-		if (!strcmp(g_syms[i].name, name))
-			return &g_syms[i];
-	return NULL;
+	sh = sp_section(".ARM.exidx");
+	if (sh && sh->sh_type == SHT_ARM_EXIDX) {
+		g_exidx_sec = sh->sh_addr;
+		g_exidx_sec_size = sh->sh_size;
+	}
+	return 0;
 }
 
 /* A return address belongs to the call before it: look up pc - 1. */
@@ -481,7 +282,7 @@ static const char *frame_name(const struct uw_frame *f, size_t i,
 			      char *buf, size_t len)
 {
 	uint64_t pc = i == 0 || !f->pc ? f->pc : f->pc - 1;
-	const struct sym *s = sym_at(pc);
+	const struct sp_sym *s = sp_sym_at(pc);
 
 	if (!s) {
 		snprintf(buf, len, "?");
@@ -531,8 +332,8 @@ static const char *src_name(unsigned int s)
 static int check_walk(const char *scenario, const struct walk_out *out,
 		      const struct expect *want, size_t nwant, bool fp_mid)
 {
-	const struct sym *noret = sym_named("aw_noret");
-	const struct sym *guard = sym_named("aw_guard");
+	const struct sp_sym *noret = sp_sym_named("aw_noret");
+	const struct sp_sym *guard = sp_sym_named("aw_guard");
 	char buf[256];
 	const char *name;
 	size_t i, main_at = (size_t)-1;
@@ -735,8 +536,8 @@ int main(void)
 		       (unsigned long long)e.fn_start,
 		       e.kind == UW_EHABI_KIND_CANTUNWIND ? "EXIDX_CANTUNWIND" :
 		       "unwind entry");
-	if (!sym_named("aw_leaf") || !sym_named("aw_fp_mid") ||
-	    sym_named("aw_leaf")->start != ((uintptr_t)aw_leaf & ~1u)) {
+	if (!sp_sym_named("aw_leaf") || !sp_sym_named("aw_fp_mid") ||
+	    sp_sym_named("aw_leaf")->start != ((uintptr_t)aw_leaf & ~1u)) {
 		printf("Bail out! symbol table does not match the program\n");
 		return 1;
 	}

@@ -47,7 +47,7 @@ $(CHT_DIR)/armlib/%.o: lib/%.c $(LIB_HDRS)
 	$(CHT_CROSS) $(CHT_ARM_LIB_CFLAGS) -c $< -o $@
 
 $(CHT_DIR)/selfunwind-%: selftests/chrome/selfunwind.c $(CHT_ARM_LIB_OBJS) \
-		$(LIB_HDRS)
+		selftests/common/selfproc.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CHT_CROSS) $(CHT_PROG_CFLAGS) -m$* -o $@ $< $(CHT_ARM_LIB_OBJS)
 
@@ -78,7 +78,7 @@ $(CHT_DIR)/eh/armlib/%.o: lib/%.c $(LIB_HDRS)
 	$(CHT_CROSS) $(CHT_EH_LIB_CFLAGS) -c $< -o $@
 
 $(CHT_DIR)/eh/selfunwind-%: selftests/chrome/selfunwind.c \
-		$(CHT_EH_LIB_OBJS) $(LIB_HDRS)
+		$(CHT_EH_LIB_OBJS) selftests/common/selfproc.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CHT_CROSS) $(CHT_EH_PROG_CFLAGS) -m$* -o $@ $< $(CHT_EH_LIB_OBJS)
 

@@ -30,15 +30,11 @@
  * so the table then also unwinds main's caller, __libc_start_call_main,
  * to its caller __libc_start_main.
  */
-#include <elf.h>
-#include <errno.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#define _GNU_SOURCE
 #include <uwind/uwind.h>
 #include <uwind/chrome.h>
+
+#include "../common/selfproc.h"
 
 #if !defined(__arm__)
 #error "32-bit ARM only"
@@ -69,79 +65,12 @@ static void ok(int cond, const char *desc, const char *detail)
 	       desc, detail ? " " : "", detail ? detail : "");
 }
 
-/* ---- the symbol table of the running program ---- */
-
-struct sym {
-	uint32_t addr, size;
-	const char *name;
-};
-
-static struct sym *g_syms;
-static size_t g_nsyms;
-static char *g_strtab;
-
-static int load_syms(void)
-{
-	FILE *f = fopen("/proc/self/exe", "rb");
-	Elf32_Ehdr eh;
-	Elf32_Shdr *sh = NULL;
-	Elf32_Sym *st = NULL;
-	size_t i, j, n = 0, strsize;
-	int ret = -1;
-
-	if (!f || fread(&eh, sizeof(eh), 1, f) != 1 ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || !eh.e_shnum)
-		goto out;
-	sh = calloc(eh.e_shnum, sizeof(*sh));
-	if (!sh || fseek(f, (long)eh.e_shoff, SEEK_SET) ||
-	    fread(sh, sizeof(*sh), eh.e_shnum, f) != eh.e_shnum)
-		goto out;
-	for (i = 0; i < eh.e_shnum; i++) {
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh.e_shnum)
-			continue;
-		n = sh[i].sh_size / sizeof(*st);
-		st = malloc(sh[i].sh_size);
-		g_strtab = malloc(sh[sh[i].sh_link].sh_size + 1);
-		if (!st || !g_strtab ||
-		    fseek(f, (long)sh[i].sh_offset, SEEK_SET) ||
-		    fread(st, sizeof(*st), n, f) != n ||
-		    fseek(f, (long)sh[sh[i].sh_link].sh_offset, SEEK_SET) ||
-		    fread(g_strtab, 1, sh[sh[i].sh_link].sh_size, f) !=
-		    sh[sh[i].sh_link].sh_size)
-			goto out;
-		strsize = sh[sh[i].sh_link].sh_size;
-		g_strtab[strsize] = '\0';
-		g_syms = calloc(n, sizeof(*g_syms));
-		if (!g_syms)
-			goto out;
-		for (j = 0; j < n; j++) {
-			if (ELF32_ST_TYPE(st[j].st_info) != STT_FUNC ||
-			    !st[j].st_size || st[j].st_name >= strsize)
-				continue;
-			g_syms[g_nsyms].addr = st[j].st_value & ~1u;
-			g_syms[g_nsyms].size = st[j].st_size;
-			g_syms[g_nsyms].name = g_strtab + st[j].st_name;
-			g_nsyms++;
-		}
-		ret = 0;
-		break;
-	}
-out:
-	free(st);
-	free(sh);
-	if (f)
-		fclose(f);
-	return ret;
-}
-
+/* The function pc is in, by the ELF symbol table of /proc/self/exe. */
 static const char *sym_name(uint64_t pc)
 {
-	size_t i;
+	const struct sp_sym *s = sp_sym_at(pc);
 
-	for (i = 0; i < g_nsyms; i++)
-		if (pc >= g_syms[i].addr && pc - g_syms[i].addr < g_syms[i].size)
-			return g_syms[i].name;
-	return "?";
+	return s ? s->name : "?";
 }
 
 /* ---- memory of this process, bounded by the stack ---- */
@@ -163,19 +92,13 @@ static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 /* The top of the stack mapping, from /proc/self/maps. */
 static uint64_t stack_top(uint64_t sp)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	unsigned long long lo, hi;
-	char line[256];
-	uint64_t top = 0;
+	static struct sp_mem maps;
+	const struct sp_map *e;
 
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && sp >= lo &&
-		    sp < hi)
-			top = hi;
-	}
-	if (f)
-		fclose(f);
-	return top;
+	if (sp_load_maps(&maps))
+		return 0;
+	e = sp_find_map(&maps, sp);
+	return e ? e->hi : 0;
 }
 
 /* ---- the walk ---- */
@@ -378,7 +301,7 @@ int main(int argc, char **argv)
 	err = uw_chrome_init(&g_ct, &span, (uintptr_t)__executable_start,
 			     false);
 	ok(!err, "the Chrome table from uwind convert loads", NULL);
-	ok(!load_syms() && g_nsyms > 0, "symbol table of /proc/self/exe read",
+	ok(!sp_load_syms(0) && sp_nsyms > 0, "symbol table of /proc/self/exe read",
 	   NULL);
 	if (!err)
 		cu_big(argc);

@@ -27,7 +27,7 @@ SW_A64_LIB_CFLAGS := $(call SW_NOSAN,$(LIB_CFLAGS))
 SW_A64_LIB_OBJS := $(LIB_SRCS:lib/%.c=$(SW_OUT)/aarch64/lib/%.o)
 
 # x86-64: HOST_CFLAGS, so the ASan build (SAN=1) sanitizes it too.
-$(SW_OUT)/x86_64/selfunwind.o: $(SW_SRC)/selfunwind.c $(LIB_HDRS)
+$(SW_OUT)/x86_64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SW_SF_FLAGS) -c $< -o $@
 
@@ -43,7 +43,7 @@ $(SW_OUT)/aarch64/lib/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_LIB_CFLAGS) -c $< -o $@
 
-$(SW_OUT)/aarch64/selfunwind.o: $(SW_SRC)/selfunwind.c $(LIB_HDRS)
+$(SW_OUT)/aarch64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_CFLAGS) $(SW_SF_FLAGS) -c $< -o $@
 

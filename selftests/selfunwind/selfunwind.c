@@ -34,24 +34,16 @@
  * interrupted frame the pc/sp the kernel passed in the ucontext.
  */
 #define _GNU_SOURCE
-#include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <link.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+
+#include "../common/selfproc.h"
 
 #if defined(__x86_64__)
 #define SW_ARCH		UW_ARCH_X86_64
@@ -107,129 +99,7 @@ static struct uw_module g_mod;
 static int g_sframe_err = UW_ENOENT;
 static uint64_t g_bias;
 
-/* ---- memory accessor: readable mappings, and an optional snapshot ---- */
-
-struct map_ent {
-	uint64_t lo, hi;
-};
-
-#define MAX_MAPS	2048
-struct mem_ctx {
-	const uint8_t *snap;
-	uint64_t snap_lo, snap_hi;
-	struct map_ent maps[MAX_MAPS];
-	size_t nmaps;
-	size_t nreads, nfails;
-};
-
-static struct mem_ctx g_mem;
-static char g_maps_buf[1 << 18];
-
-static uint64_t parse_hex(const char **pp)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-
-	for (;; p++) {
-		if (*p >= '0' && *p <= '9')
-			v = v * 16 + (uint64_t)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			v = v * 16 + (uint64_t)(*p - 'a' + 10);
-		else
-			break;
-	}
-	*pp = p;
-	return v;
-}
-
-/*
- * Readable mappings of this process from /proc/self/maps (qemu-user
- * emulates the file with guest addresses).  Only open/read/close: this
- * runs inside signal handlers.
- */
-static int load_maps(struct mem_ctx *m)
-{
-	size_t len = 0;
-	const char *p, *end, *line;
-	bool readable;
-	ssize_t r;
-	int fd;
-
-	m->nmaps = 0;
-	fd = open("/proc/self/maps", O_RDONLY);
-	if (fd < 0)
-		return -1;
-	while (len < sizeof(g_maps_buf) - 1) {
-		r = read(fd, g_maps_buf + len, sizeof(g_maps_buf) - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	g_maps_buf[len] = 0;
-	for (p = g_maps_buf, end = g_maps_buf + len; p < end;) {
-		uint64_t lo, hi;
-
-		lo = parse_hex(&p);
-		if (*p++ != '-')
-			return -1;
-		hi = parse_hex(&p);
-		if (*p++ != ' ')
-			return -1;
-		readable = *p == 'r';
-		for (line = p; p < end && *p != '\n'; p++)
-			;
-		/* Some [vvar] pages raise SIGBUS although mapped readable. */
-		if (readable && m->nmaps < MAX_MAPS &&
-		    !memmem(line, (size_t)(p - line), "[vvar", 5)) {
-			m->maps[m->nmaps].lo = lo;
-			m->maps[m->nmaps].hi = hi;
-			m->nmaps++;
-		}
-		p++;
-	}
-	return m->nmaps ? 0 : -1;
-}
-
-static const struct map_ent *find_map(const struct mem_ctx *m, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < m->nmaps; i++)
-		if (addr >= m->maps[i].lo && addr < m->maps[i].hi)
-			return &m->maps[i];
-	return NULL;
-}
-
-/* Never faults: reads only inside a readable mapping or the snapshot. */
-static NOSAN int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	struct mem_ctx *m = ctx;
-	const volatile uint8_t *src;
-	const struct map_ent *e;
-	uint8_t *d = dst;
-	size_t i;
-
-	m->nreads++;
-	if (len == 0 || addr + len < addr)
-		goto fail;
-	if (m->snap && addr >= m->snap_lo && addr + len <= m->snap_hi) {
-		src = m->snap + (addr - m->snap_lo);
-	} else {
-		e = find_map(m, addr);
-		if (!e || addr + len > e->hi)
-			goto fail;
-		src = (const volatile uint8_t *)(uintptr_t)addr;
-	}
-	for (i = 0; i < len; i++)
-		d[i] = src[i];
-	return 0;
-fail:
-	m->nfails++;
-	return -1;
-}
+static struct sp_mem g_mem;
 
 /* ---- the walk ---- */
 
@@ -252,18 +122,18 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 		    uint64_t snap_lo, uint64_t snap_len, struct walk_out *out)
 {
 	struct uw_walk_cfg cfg;
-	const struct map_ent *st;
+	const struct sp_map *st;
 	uint64_t sp = regs->r[SW_ARCH == UW_ARCH_X86_64 ? UW_X86_64_RSP :
 			      UW_AARCH64_SP];
 
 	memset(out, 0, sizeof(*out));
 	memset(&cfg, 0, sizeof(cfg));
-	out->maps_err = load_maps(&g_mem);
+	out->maps_err = sp_load_maps(&g_mem);
 	g_mem.snap = snap;
 	g_mem.snap_lo = snap_lo;
 	g_mem.snap_hi = snap_lo + snap_len;
 	g_mem.nreads = g_mem.nfails = 0;
-	st = find_map(&g_mem, sp);
+	st = sp_find_map(&g_mem, sp);
 	out->stack_lo = sp;
 	out->stack_hi = st ? st->hi : 0;
 	if (snap && snap_lo + snap_len < out->stack_hi)
@@ -273,7 +143,7 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 	cfg.big_endian = false;
 	cfg.mods = &g_mod;
 	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
+	cfg.mem.read = sp_mem_read;
 	cfg.mem.ctx = &g_mem;
 	cfg.stack_lo = out->stack_lo;
 	cfg.stack_hi = out->stack_hi;
@@ -449,100 +319,6 @@ NOINL void sw_handler(int sig, siginfo_t *si, void *ucv)
 		siglongjmp(g_jmp, 1);
 }
 
-/* ---- symbols: the ELF symbol table of /proc/self/exe ---- */
-
-struct sym {
-	uint64_t start, size;
-	const char *name;
-};
-
-static struct sym *g_syms;
-static size_t g_nsyms;
-static char *g_elf;
-
-static int load_symtab(void)
-{
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh;
-	struct stat st;
-	size_t i, j;
-	FILE *f;
-
-	f = fopen("/proc/self/exe", "rb");
-	if (!f)
-		return -1;
-	if (fstat(fileno(f), &st) || st.st_size < (off_t)sizeof(*eh))
-		goto bad;
-	g_elf = malloc((size_t)st.st_size);
-	if (!g_elf || fread(g_elf, 1, (size_t)st.st_size, f) !=
-		      (size_t)st.st_size)
-		goto bad;
-	fclose(f);
-	eh = (const Elf64_Ehdr *)g_elf;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) >
-	    (uint64_t)st.st_size)
-		return -1;
-	sh = (const Elf64_Shdr *)(g_elf + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Sym *syms;
-		const char *str;
-		size_t n;
-
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
-			continue;
-		if (sh[i].sh_offset + sh[i].sh_size > (uint64_t)st.st_size ||
-		    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size >
-		    (uint64_t)st.st_size)
-			return -1;
-		syms = (const Elf64_Sym *)(g_elf + sh[i].sh_offset);
-		str = g_elf + sh[sh[i].sh_link].sh_offset;
-		n = sh[i].sh_size / sizeof(*syms);
-		g_syms = calloc(n, sizeof(*g_syms));
-		if (!g_syms)
-			return -1;
-		for (j = 0; j < n; j++) {
-			unsigned int t = ELF64_ST_TYPE(syms[j].st_info);
-
-			if ((t != STT_FUNC && t != STT_GNU_IFUNC) ||
-			    !syms[j].st_size || syms[j].st_shndx == SHN_UNDEF ||
-			    syms[j].st_name >= sh[sh[i].sh_link].sh_size)
-				continue;
-			g_syms[g_nsyms].start = syms[j].st_value + g_bias;
-			g_syms[g_nsyms].size = syms[j].st_size;
-			g_syms[g_nsyms].name = str + syms[j].st_name;
-			g_nsyms++;
-		}
-		return 0;
-	}
-	return -1;
-bad:
-	fclose(f);
-	return -1;
-}
-
-static const struct sym *sym_at(uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < g_nsyms; i++)
-		if (addr >= g_syms[i].start &&
-		    addr - g_syms[i].start < g_syms[i].size)
-			return &g_syms[i];
-	return NULL;
-}
-
-static const struct sym *sym_named(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < g_nsyms; i++)
-		if (!strcmp(g_syms[i].name, name))
-			return &g_syms[i];
-	return NULL;
-}
-
 /* The function a frame is in: return addresses are looked up at pc - 1. */
 static uint64_t frame_lookup_pc(const struct uw_frame *f, size_t i)
 {
@@ -554,7 +330,7 @@ static const char *frame_name(const struct uw_frame *f, size_t i,
 			      char *buf, size_t len)
 {
 	uint64_t pc = frame_lookup_pc(f, i);
-	const struct sym *s = sym_at(pc);
+	const struct sp_sym *s = sp_sym_at(pc);
 	Dl_info di;
 
 	if (s) {
@@ -730,7 +506,7 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 		ok = 0;
 	}
 	if (!SW_SAN && at_start && interrupted < out->n) {
-		const struct sym *s = sym_at(out->frames[interrupted].pc);
+		const struct sp_sym *s = sp_sym_at(out->frames[interrupted].pc);
 
 		if (!s || s->start != out->frames[interrupted].pc) {
 			printf("# %s: FAIL: interrupted pc 0x%llx is not a "
@@ -816,8 +592,8 @@ static int install(int sig)
 
 int main(int argc, char **argv)
 {
-	const struct map_ent *st;
-	const struct sym *s;
+	const struct sp_map *st;
+	const struct sp_sym *s;
 	volatile int fails = 0;
 	int ntests = 4;
 	bool no_signals = argc > 1 && !strcmp(argv[1], "--no-signals");
@@ -838,19 +614,19 @@ int main(int argc, char **argv)
 	       g_sframe.num_fdes, g_sframe.num_fres,
 	       (unsigned long long)g_sframe.sec.addr,
 	       (unsigned long long)g_mod.start, (unsigned long long)g_mod.end);
-	if (load_symtab()) {
+	if (sp_load_syms(g_bias)) {
 		printf("Bail out! cannot read the symbol table of /proc/self/exe\n");
 		return 1;
 	}
 	/* The symbol table and the running code must agree. */
-	s = sym_named("sw_leaf");
+	s = sp_sym_named("sw_leaf");
 	if (!s || s->start != (uint64_t)(uintptr_t)sw_leaf ||
-	    !sym_named("sw_fp_mid") || !sym_named("main")) {
+	    !sp_sym_named("sw_fp_mid") || !sp_sym_named("main")) {
 		printf("Bail out! symbol table does not match the program\n");
 		return 1;
 	}
-	if (load_maps(&g_mem) ||
-	    !(st = find_map(&g_mem, (uint64_t)(uintptr_t)&here))) {
+	if (sp_load_maps(&g_mem) ||
+	    !(st = sp_find_map(&g_mem, (uint64_t)(uintptr_t)&here))) {
 		printf("Bail out! cannot find the stack in /proc/self/maps\n");
 		return 1;
 	}
