@@ -34,18 +34,21 @@ BM_NORET void bm_run(int kind);
 /* Per target: the faulting leaf (no frame), reached from bm_noret. */
 BM_NORET void bm_fault(int kind);
 
-/* Per target: console and exit. */
+/* Per target: console (pl011.c on qemu's virt machine) and exit. */
 void bm_putc(char c);
 BM_NORET void bm_exit(int ok);
 
-/* io.c: tiny formatted output. */
+/* io.c: tiny formatted output; bm_run returning; clearing .bss. */
 void bm_puts(const char *s);
 void bm_puthex(uint64_t v);
 void bm_putdec(uint32_t v);
+BM_NORET void bm_halt(void);
+void bm_zero(uint8_t *lo, uint8_t *hi);
 
 /* panic.c: the uwind part of the panic handler. */
 struct uw_walk_cfg;
 struct uw_regs;
+struct uw_span;
 
 /* Memory the walker may read: [lo, hi). */
 struct bm_mem_range {
@@ -53,6 +56,7 @@ struct bm_mem_range {
 };
 
 int bm_mem_read(void *ctx, uint64_t addr, void *dst, size_t len);
+struct uw_span bm_span(const uint8_t *start, const uint8_t *end);
 size_t bm_backtrace(const struct uw_walk_cfg *cfg, const struct uw_regs *regs);
 
 #endif /* UWIND_BM_H */

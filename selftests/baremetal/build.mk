@@ -43,7 +43,8 @@ BM_A64_FLAGS := $(BM_COMMON) -fno-pie -mstrict-align -Wa,--gsframe
 BM_A64_KINDS := undef=1 dabort=2
 BM_A64_OBJS := $(LIB_SRCS:lib/%.c=$(BM_OUT)/aarch64/lib/%.o) \
 	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/aarch64/%.o) \
-	$(BM_OUT)/aarch64/a64.o $(BM_OUT)/aarch64/start.o
+	$(BM_OUT)/aarch64/pl011.o $(BM_OUT)/aarch64/a64.o \
+	$(BM_OUT)/aarch64/start.o
 
 $(BM_OUT)/aarch64/lib/%.o: lib/%.c $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $(dir $@)
@@ -116,7 +117,7 @@ $(BM_OUT)/$(1)/%.o: $(BM_SRC)/arm/%.S $(BM_SRC)/build.mk
 
 BM_OBJS_$(1) := $(LIB_SRCS:lib/%.c=$(BM_OUT)/$(1)/lib/%.o) \
 	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/$(1)/%.o) \
-	$(BM_OUT)/$(1)/a15.o $(BM_OUT)/$(1)/start.o
+	$(BM_OUT)/$(1)/pl011.o $(BM_OUT)/$(1)/a15.o $(BM_OUT)/$(1)/start.o
 endef
 $(eval $(call BM_A15_RULES,a15-arm,$(BM_A15_ARM_CPU)))
 $(eval $(call BM_A15_RULES,a15-thumb,$(BM_A15_THUMB_CPU)))

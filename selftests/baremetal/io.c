@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-/* Minimal console output over the target's bm_putc. */
+/* Minimal console output over the target's bm_putc, and start-up helpers. */
 #include "bm.h"
 
 void bm_puts(const char *s)
@@ -57,4 +57,19 @@ void *memcpy(void *dst, const void *src, size_t n)
 	while (n--)
 		*d++ = *s++;
 	return dst;
+}
+
+BM_NORET void bm_halt(void)
+{
+	bm_puts("error: bm_run returned\n");
+	bm_exit(0);
+}
+
+/* Clear [lo, hi) (.bss) byte by byte: a loop GCC must not make memset. */
+void bm_zero(uint8_t *lo, uint8_t *hi)
+{
+	volatile uint8_t *p;
+
+	for (p = lo; p < hi; p++)
+		*p = 0;
 }

@@ -35,6 +35,18 @@ int bm_mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	return 0;
 }
 
+/* A table between two linker-script symbols, read where it is linked. */
+struct uw_span bm_span(const uint8_t *start, const uint8_t *end)
+{
+	struct uw_span s = {
+		.data = start,
+		.size = (size_t)(end - start),
+		.addr = (uintptr_t)start,
+	};
+
+	return s;
+}
+
 size_t bm_backtrace(const struct uw_walk_cfg *cfg, const struct uw_regs *regs)
 {
 	struct uw_walk_result res;

@@ -21,22 +21,7 @@
 #include <uwind/uwind.h>
 #include <uwind/chrome.h>
 #include "../../scripts/uwind/chrome_gen.h"
-
-static int n_test, n_fail;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	n_test++;
-	if (!cond)
-		n_fail++;
-	printf("%sok %d - ", cond ? "" : "not ", n_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "../common/tap.h"
 
 /* ---- blob building ---- */
 
@@ -827,6 +812,5 @@ int main(void)
 	test_hostile();
 	test_walk();
 	test_generator();
-	printf("1..%d\n", n_test);
-	return n_fail ? 1 : 0;
+	return tap_done();
 }

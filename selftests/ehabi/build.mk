@@ -6,7 +6,8 @@
 
 EHT_DIR := $(O)/selftests/ehabi
 
-$(EHT_DIR)/test_ehabi: selftests/ehabi/test_ehabi.c $(LIBUWIND) $(LIB_HDRS)
+$(EHT_DIR)/test_ehabi: selftests/ehabi/test_ehabi.c selftests/common/tap.h \
+		$(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 

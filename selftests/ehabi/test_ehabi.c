@@ -19,6 +19,7 @@
 
 #include <uwind/uwind.h>
 #include <uwind/ehabi.h>
+#include "../common/tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -31,35 +32,6 @@
 #define PC		0x8010u
 #define PERS		0x9001u		/* generic model personality (Thumb) */
 #define LR		14
-
-static int ntests, nfailed;
-
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntests++;
-	if (!cond)
-		nfailed++;
-	printf("%sok %d - ", cond ? "" : "not ", ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	return cond;
-}
 
 static void put32(uint8_t *p, uint32_t v, bool be)
 {
@@ -1248,6 +1220,5 @@ int main(void)
 	test_lookup();
 	test_hostile();
 	test_walk();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

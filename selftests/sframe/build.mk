@@ -6,7 +6,7 @@
 
 SFT_DIR := $(O)/selftests/sframe
 SFT_HDRS := selftests/sframe/sframe_enc.h selftests/sframe/testutil.h \
-	$(LIB_HDRS)
+	selftests/common/tap.h $(LIB_HDRS)
 SFT_BINS := $(SFT_DIR)/test_sframe $(SFT_DIR)/sframe_reencode \
 	$(SFT_DIR)/sframe_cmp
 

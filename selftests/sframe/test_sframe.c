@@ -20,6 +20,7 @@
 #include <uwind/sframe.h>
 #include "sframe_enc.h"
 #include "testutil.h"
+#include "../common/tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NW(...)		(sizeof((int32_t[]){ __VA_ARGS__ }) / sizeof(int32_t))
@@ -59,35 +60,6 @@ struct want {
 	struct uw_rule cfa, ra, fp;
 	uint32_t flags;
 };
-
-static int ntests, nfailed;
-
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntests++;
-	if (!cond)
-		nfailed++;
-	printf("%sok %d - ", cond ? "" : "not ", ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	return cond;
-}
 
 /* An encoded section in an exact-size heap buffer (ASan sees overreads). */
 struct sec {
@@ -1857,6 +1829,5 @@ int main(void)
 	test_hostile_v3();
 	test_far_pcrel();
 	test_mutations();
-	printf("1..%d\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

@@ -12,10 +12,6 @@
 #include <uwind/sframe.h>
 #include "../bm.h"
 
-#define PL011_DR	0x09000000UL
-#define PL011_FR	(PL011_DR + 0x18)
-#define PL011_FR_TXFF	(1u << 5)
-
 /*
  * Past the end of RAM (run.sh passes -m 128M: RAM is 0x40000000 to
  * 0x48000000) nothing is mapped: with the MMU off the load is a
@@ -38,18 +34,6 @@ extern const uint8_t __executable_start[];
 static struct uw_sframe a64_sframe;
 static int a64_sframe_err;
 
-void bm_putc(char c)
-{
-	volatile uint32_t *fr = (volatile uint32_t *)PL011_FR;
-	volatile uint32_t *dr = (volatile uint32_t *)PL011_DR;
-
-	if (c == '\n')
-		bm_putc('\r');
-	while (*fr & PL011_FR_TXFF)
-		;
-	*dr = (uint8_t)c;
-}
-
 /* Semihosting SYS_EXIT with ADP_Stopped_ApplicationExit and a status. */
 BM_NORET void bm_exit(int ok)
 {
@@ -60,12 +44,6 @@ BM_NORET void bm_exit(int ok)
 	__asm__ volatile("hlt #0xf000" : : "r"(x0), "r"(x1) : "memory");
 	for (;;)
 		;
-}
-
-BM_NORET void bm_halt(void)
-{
-	bm_puts("error: bm_run returned\n");
-	bm_exit(0);
 }
 
 /* The faulting leaf: no frame, no stack. */
@@ -130,15 +108,9 @@ BM_NORET void a64_sync_handler(const struct a64_exc_frame *f)
 
 int a64_main(void)
 {
-	struct uw_span sec = {
-		.data = __sframe_start,
-		.size = (size_t)(__sframe_end - __sframe_start),
-		.addr = (uintptr_t)__sframe_start,
-	};
-	volatile uint8_t *p;
+	struct uw_span sec = bm_span(__sframe_start, __sframe_end);
 
-	for (p = __bss_start; p < __bss_end; p++)
-		*p = 0;
+	bm_zero(__bss_start, __bss_end);
 	a64_sframe_err = uw_sframe_init(&a64_sframe, &sec);
 	bm_puts("uwind baremetal aarch64 kind ");
 	bm_putdec((uint32_t)bm_get_kind());

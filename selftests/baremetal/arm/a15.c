@@ -20,10 +20,6 @@
 #include <uwind/chrome.h>
 #include "../bm.h"
 
-#define PL011_DR	0x09000000u
-#define PL011_FR	(PL011_DR + 0x18)
-#define PL011_FR_TXFF	(1u << 5)
-
 /* run.sh passes -m 128M: RAM is 0x40000000 to 0x48000000. */
 #define A15_BAD_ADDR	0x50000000u
 
@@ -56,18 +52,6 @@ static struct uw_chrome a15_ct;
 static int a15_err;
 static bool a15_use_chrome;
 
-void bm_putc(char c)
-{
-	volatile uint32_t *fr = (volatile uint32_t *)PL011_FR;
-	volatile uint32_t *dr = (volatile uint32_t *)PL011_DR;
-
-	if (c == '\n')
-		bm_putc('\r');
-	while (*fr & PL011_FR_TXFF)
-		;
-	*dr = (uint8_t)c;
-}
-
 /* Semihosting SYS_EXIT: ApplicationExit (status 0) or RunTimeErrorUnknown. */
 BM_NORET void bm_exit(int ok)
 {
@@ -81,12 +65,6 @@ BM_NORET void bm_exit(int ok)
 #endif
 	for (;;)
 		;
-}
-
-BM_NORET void bm_halt(void)
-{
-	bm_puts("error: bm_run returned\n");
-	bm_exit(0);
 }
 
 /* The faulting leaf: no frame, no stack. */
@@ -202,25 +180,11 @@ BM_NORET void a15_exc(const struct a15_exc_frame *f)
 
 int a15_main(void)
 {
-	struct uw_span exidx = {
-		.data = __exidx_start,
-		.size = (size_t)(__exidx_end - __exidx_start),
-		.addr = (uintptr_t)__exidx_start,
-	};
-	struct uw_span extab = {
-		.data = __extab_start,
-		.size = (size_t)(__extab_end - __extab_start),
-		.addr = (uintptr_t)__extab_start,
-	};
-	struct uw_span blob = {
-		.data = __chrome_start,
-		.size = (size_t)(__chrome_end - __chrome_start),
-		.addr = (uintptr_t)__chrome_start,
-	};
-	volatile uint8_t *p;
+	struct uw_span exidx = bm_span(__exidx_start, __exidx_end);
+	struct uw_span extab = bm_span(__extab_start, __extab_end);
+	struct uw_span blob = bm_span(__chrome_start, __chrome_end);
 
-	for (p = __bss_start; p < __bss_end; p++)
-		*p = 0;
+	bm_zero(__bss_start, __bss_end);
 	a15_use_chrome = blob.size != 0;
 	if (a15_use_chrome)
 		a15_err = uw_chrome_init(&a15_ct, &blob,

@@ -88,12 +88,6 @@ BM_NORET void bm_exit(int ok)
 		;
 }
 
-BM_NORET void bm_halt(void)
-{
-	bm_puts("error: bm_run returned\n");
-	bm_exit(0);
-}
-
 /* The faulting leaf: no frame. */
 BM_NOINL BM_NORET void bm_fault(int kind)
 {
@@ -306,20 +300,10 @@ BM_NORET void cm_fault(const uint32_t *hi, uint32_t exc_return, uint32_t psp,
 
 int cm_main(void)
 {
-	struct uw_span exidx = {
-		.data = __exidx_start,
-		.size = (size_t)(__exidx_end - __exidx_start),
-		.addr = (uintptr_t)__exidx_start,
-	};
-	struct uw_span extab = {
-		.data = __extab_start,
-		.size = (size_t)(__extab_end - __extab_start),
-		.addr = (uintptr_t)__extab_start,
-	};
-	volatile uint8_t *p;
+	struct uw_span exidx = bm_span(__exidx_start, __exidx_end);
+	struct uw_span extab = bm_span(__extab_start, __extab_end);
 
-	for (p = __bss_start; p < __bss_end; p++)
-		*p = 0;
+	bm_zero(__bss_start, __bss_end);
 	UART_BAUDDIV = 16;
 	UART_CTRL = 1;			/* TX enable */
 	SCB_SHCSR |= SHCSR_USGFAULTENA;	/* BusFault stays off: HardFault */
