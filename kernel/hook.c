@@ -6,9 +6,11 @@
  * points the saved instruction pointer at uw_callchain_user(), which has
  * the same signature: every user of the kernel's user callchain (perf
  * samples, bpf_get_stack, ftrace stack traces) then gets uwind's walk.
- * A call made from inside this module is let through, which is how
- * uw_callchain_user() hands a sample it does not handle (32-bit tasks,
- * vm86, uwind switched off) back to the kernel's own walker.
+ * A sample uwind does not handle (32-bit tasks, vm86, uwind switched
+ * off) is not diverted: the hook looks at the pt_regs argument itself
+ * and lets the kernel's own walker run.  (Calling that walker back from
+ * the module would need an indirect call to the address ftrace reports,
+ * which with IBT lies past the function's ENDBR and would fault.)
  *
  * It runs in NMI or hard-irq context: no sleeping, no locks, no faults.
  * Stack words are read with copy_from_user_nofault(); the tables are
@@ -27,12 +29,6 @@
 #include "uwind_kmod.h"
 
 #define UW_HOOK_SYM	"perf_callchain_user"
-
-typedef void (*uw_callchain_fn)(struct perf_callchain_entry_ctx *,
-				struct pt_regs *);
-
-/* perf_callchain_user itself, learnt from the first hook call. */
-static unsigned long uw_orig_ip;
 
 /*
  * The walker's state is too large for an NMI stack, so it lives per CPU,
@@ -174,22 +170,7 @@ static void notrace uw_callchain_user(struct perf_callchain_entry_ctx *entry,
 				      struct pt_regs *regs)
 {
 	struct uw_walk_slot *slot;
-	unsigned long orig = READ_ONCE(uw_orig_ip);
 
-	if (!READ_ONCE(uw_enable) || !user_64bit_mode(regs) ||
-	    (regs->flags & X86_VM_MASK)) {
-		/*
-		 * Not a tail call: the hook lets the original run only when
-		 * it is called from this module, so the return address must
-		 * be ours.  The barrier keeps the compiler from making it a
-		 * jump.
-		 */
-		if (orig)
-			((uw_callchain_fn)orig)(entry, regs);
-		barrier();
-		uw_stat_inc(UW_ST_PASSED);
-		return;
-	}
 	uw_stat_inc(UW_ST_SAMPLES);
 	perf_callchain_store(entry, regs->ip);
 
@@ -201,14 +182,24 @@ static void notrace uw_callchain_user(struct perf_callchain_entry_ctx *entry,
 	preempt_enable_notrace();
 }
 
+/* Whether uwind walks this sample; else the kernel's walker does. */
+static bool uw_takes(struct pt_regs *regs)
+{
+	return regs && READ_ONCE(uw_enable) && user_64bit_mode(regs) &&
+	       !(regs->flags & X86_VM_MASK);
+}
+
 static void notrace uw_hook(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	/* Our own call of the original: let it run. */
-	if (within_module(parent_ip, THIS_MODULE))
+	/* perf_callchain_user(entry, regs): its second argument. */
+	struct pt_regs *regs = (struct pt_regs *)
+		regs_get_kernel_argument(ftrace_get_regs(fregs), 1);
+
+	if (!uw_takes(regs)) {
+		uw_stat_inc(UW_ST_PASSED);
 		return;
-	if (!READ_ONCE(uw_orig_ip))
-		WRITE_ONCE(uw_orig_ip, ip);
+	}
 	ftrace_instruction_pointer_set(fregs, (unsigned long)uw_callchain_user);
 }
 

@@ -49,9 +49,14 @@
 #define UW_MAX_PHDRS	128
 #define UW_MAX_MAPS	1024	/* executable mappings per process */
 
-enum uw_kfile_status { UW_KF_NONE, UW_KF_SFRAME, UW_KF_REJECTED };
+enum uw_kfile_status { UW_KF_NONE, UW_KF_SFRAME, UW_KF_REJECTED, UW_KF_OVER };
 
-static const char *const uw_kf_names[] = { "none", "sframe", "rejected" };
+static const char *const uw_kf_names[] = {
+	"none", "sframe", "rejected", "over-max_total_mb"
+};
+
+/* max_table_kb above this is taken as this (kvmalloc's own limit is 2G). */
+#define UW_TABLE_KB_CAP	(256 * 1024)
 
 struct uw_load {
 	u64 vaddr, off, filesz;
@@ -95,6 +100,7 @@ static void uw_free_work_fn(struct work_struct *w);
 static DECLARE_WORK(uw_free_work, uw_free_work_fn);
 static void uw_gc_work_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(uw_gc_work, uw_gc_work_fn);
+static void uw_gc_soon(void);
 
 /*
  * Scan order: a request takes a number, a scan takes one when it starts
@@ -183,8 +189,19 @@ static void uw_kfile_load(struct uw_kfile *kf, struct file *f)
 
 	kf->status = UW_KF_REJECTED;
 	if (!ph[sfr].p_filesz ||
-	    ph[sfr].p_filesz > (u64)uw_max_table_kb * 1024)
+	    ph[sfr].p_filesz >
+	    (u64)min_t(unsigned int, uw_max_table_kb, UW_TABLE_KB_CAP) * 1024)
 		goto rejected;
+	/*
+	 * Any user can make the module copy a table (exec a file), so all
+	 * of them together stay under max_total_mb: past it a file runs
+	 * without one, and with frame pointers, until it is mapped again.
+	 */
+	if (atomic_long_read(&uw_bytes_held) + ph[sfr].p_filesz >
+	    (u64)uw_max_total_mb << 20) {
+		kf->status = UW_KF_OVER;
+		goto out;
+	}
 	kf->data = kvmalloc(ph[sfr].p_filesz, GFP_KERNEL);
 	if (!kf->data)
 		goto rejected;
@@ -204,11 +221,9 @@ static void uw_kfile_load(struct uw_kfile *kf, struct file *f)
 		goto rejected;
 	}
 	kf->status = UW_KF_SFRAME;
-	uw_stat_inc(UW_ST_TABLES_LOADED);
 	goto out;
 
 rejected:
-	uw_stat_inc(UW_ST_TABLES_REJECTED);
 	kvfree(kf->data);
 	kf->data = NULL;
 	kf->len = 0;
@@ -224,35 +239,77 @@ static bool uw_kfile_match(const struct uw_kfile *kf, const struct inode *in)
 	       kf->size == i_size_read(in);
 }
 
-/* The table of f, loaded on first use; a reference for the caller. */
-static struct uw_kfile *uw_kfile_get(struct file *f)
+/* A listed table of the file in, with a reference; uw_files_lock held. */
+static struct uw_kfile *uw_kfile_lookup(const struct inode *in)
 {
-	struct inode *in = file_inode(f);
 	struct uw_kfile *kf;
 
-	mutex_lock(&uw_files_lock);
+	lockdep_assert_held(&uw_files_lock);
 	list_for_each_entry(kf, &uw_files, node) {
 		if (uw_kfile_match(kf, in)) {
 			kref_get(&kf->ref);
-			goto out;
+			return kf;
 		}
 	}
+	return NULL;
+}
+
+static void uw_kfile_count(const struct uw_kfile *kf)
+{
+	if (kf->status == UW_KF_SFRAME)
+		uw_stat_inc(UW_ST_TABLES_LOADED);
+	else if (kf->status == UW_KF_REJECTED)
+		uw_stat_inc(UW_ST_TABLES_REJECTED);
+	else if (kf->status == UW_KF_OVER)
+		uw_stat_inc(UW_ST_TABLES_OVER);
+}
+
+/*
+ * The table of f, loaded on first use; a reference for the caller.  The
+ * file is read without uw_files_lock held: a read that blocks (a FUSE
+ * daemon that never answers, a hard NFS mount) then stalls only this
+ * scan, not every scan after it.  Two scans that load the same file at
+ * once keep the first table listed.
+ */
+static struct uw_kfile *uw_kfile_get(struct file *f)
+{
+	struct inode *in = file_inode(f);
+	struct uw_kfile *kf, *listed;
+
+	mutex_lock(&uw_files_lock);
+	kf = uw_kfile_lookup(in);
+	mutex_unlock(&uw_files_lock);
+	if (kf)
+		return kf;
+
 	kf = kzalloc(sizeof(*kf), GFP_KERNEL);
 	if (!kf)
-		goto out;
+		return NULL;
 	kref_init(&kf->ref);
 	kf->dev = in->i_sb->s_dev;
 	kf->ino = in->i_ino;
 	kf->gen = in->i_generation;
 	kf->mtime = in->i_mtime;
 	kf->size = i_size_read(in);
-	uw_kfile_load(kf, f);
+	/* Only regular files are read: a device's read may do anything. */
+	if (S_ISREG(in->i_mode))
+		uw_kfile_load(kf, f);
 	kf->bytes = sizeof(*kf) + kf->len;
-	atomic_long_add(kf->bytes, &uw_bytes_held);
-	atomic_inc(&uw_nr_files);
-	list_add(&kf->node, &uw_files);
-out:
+
+	mutex_lock(&uw_files_lock);
+	listed = uw_kfile_lookup(in);
+	if (!listed) {
+		atomic_long_add(kf->bytes, &uw_bytes_held);
+		atomic_inc(&uw_nr_files);
+		list_add(&kf->node, &uw_files);
+		uw_kfile_count(kf);
+	}
 	mutex_unlock(&uw_files_lock);
+	if (listed) {
+		kvfree(kf->data);
+		kfree(kf);
+		kf = listed;
+	}
 	return kf;
 }
 
@@ -471,6 +528,12 @@ static void uw_scan_mm(struct task_struct *task, struct mm_struct *mm,
 
 	mutex_lock(&uw_mm_lock);
 	old = uw_kmm_find_locked(mm);
+	if (old && old->seq > seq) {
+		/* A scan that started later published first: it is newer. */
+		mutex_unlock(&uw_mm_lock);
+		uw_kmm_free_now(kmm);
+		return;
+	}
 	if (old)
 		hlist_replace_rcu(&old->node, &kmm->node);
 	else
@@ -494,6 +557,12 @@ static void uw_scan_work_fn(struct work_struct *w)
 	if (mm) {
 		uw_scan_mm(req->task, mm, req->asked);
 		mmput(mm);
+		/*
+		 * If the task exited meanwhile, this mmput may have been the
+		 * last: the collection its exit scheduled skipped this mm.
+		 */
+		if (req->task->flags & PF_EXITING)
+			uw_gc_soon();
 	}
 	put_task_struct(req->task);
 	kfree(req);

@@ -19,6 +19,7 @@
 /* Module parameters (uwind_main.c). */
 extern bool uw_enable;
 extern unsigned int uw_max_table_kb;
+extern unsigned int uw_max_total_mb;
 extern unsigned int uw_rescan_ms;
 
 /* Counters, read through debugfs "stats". */
@@ -30,6 +31,7 @@ enum uw_stat {
 	UW_ST_FRAMES_SIGFRAME,
 	UW_ST_TABLES_LOADED,	/* SFrame sections copied in */
 	UW_ST_TABLES_REJECTED,	/* malformed sections refused */
+	UW_ST_TABLES_OVER,	/* sections left out: max_total_mb reached */
 	UW_ST_SCANS,		/* process mappings scanned */
 	UW_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
 	UW_ST_COUNT,

@@ -27,6 +27,10 @@ unsigned int uw_max_table_kb = 64 * 1024;
 module_param_named(max_table_kb, uw_max_table_kb, uint, 0644);
 MODULE_PARM_DESC(max_table_kb, "largest SFrame section accepted, KiB (default 65536)");
 
+unsigned int uw_max_total_mb = 256;
+module_param_named(max_total_mb, uw_max_total_mb, uint, 0644);
+MODULE_PARM_DESC(max_total_mb, "kernel memory all tables may hold, MiB (default 256)");
+
 unsigned int uw_rescan_ms = 100;
 module_param_named(rescan_ms, uw_rescan_ms, uint, 0644);
 MODULE_PARM_DESC(rescan_ms, "least time between two scans of a process, ms (default 100)");
@@ -42,6 +46,7 @@ static const char *const uw_stat_names[UW_ST_COUNT] = {
 	[UW_ST_FRAMES_SIGFRAME] = "frames_sigframe",
 	[UW_ST_TABLES_LOADED] = "tables_loaded",
 	[UW_ST_TABLES_REJECTED] = "tables_rejected",
+	[UW_ST_TABLES_OVER] = "tables_over_max_total",
 	[UW_ST_SCANS] = "scans",
 	[UW_ST_LAZY_REQUESTS] = "lazy_requests",
 };

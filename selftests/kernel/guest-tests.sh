@@ -193,8 +193,13 @@ t_enable()
 	echo 0 > "$UW_DBG/enable"
 	[ "$(cat "$UW_DBG/enable")" = N ]
 	ok $? "debugfs enable: writing 0 reads N"
+	s0=$(stat_val samples) p0=$(stat_val passed_to_kernel)
 	rec "$T/a2.data" -- /root/leaf-sf 700
+	s1=$(stat_val samples) p1=$(stat_val passed_to_kernel)
 	expect_broken "(a) module loaded, enable=0" "$T/a2.data" leaf-sf "$LEAF"
+	# Switched off, every sample goes to the kernel's own walker.
+	[ "$s1" -eq "$s0" ] && [ $((p1 - p0)) -ge "$m_user" ]
+	ok $? "enable=0: passed_to_kernel +$((p1 - p0)) >= $m_user, samples +$((s1 - s0)) = 0"
 	echo 1 > "$UW_DBG/enable"
 	[ "$(cat "$UW_DBG/enable")" = Y ]
 	ok $? "debugfs enable: writing 1 reads Y"
@@ -204,6 +209,25 @@ t_enable()
 		[ "$(cat "$UW_DBG/enable")" = Y ]
 	ok $? "insmod enable=0 starts switched off, without it on"
 	[ -z "${base_mms:-}" ] || mem_baseline
+}
+
+# max_total_mb: past the cap a file gets no table, and says why.
+t_cap()
+{
+	unload && insmod "$UW_KO" max_total_mb=0
+	ok $? "insmod max_total_mb=0"
+	o0=$(stat_val tables_over_max_total)
+	bg_prog leaf-sf 3000
+	sleep 0.5
+	rec "$T/cap.data" -p "$bg" -- sleep 0.5
+	st=$(table_state "$bg" /root/leaf-sf)
+	o1=$(stat_val tables_over_max_total)
+	kill "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	[ "$st" = over-max_total_mb ] && [ $((o1 - o0)) -ge 1 ]
+	ok $? "max_total_mb=0: leaf-sf's mapping is 'over-max_total_mb' (got '$st'), tables_over_max_total +$((o1 - o0))"
+	unload && load
+	ok $? "reload without parameters"
 }
 
 # Frame pointers: the fallback gives what the kernel gave.
@@ -401,7 +425,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib threads fplib corrupt tiny enable reload unload dmesg"
+parts="progs base running leaf fp lib threads fplib corrupt tiny enable cap reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
