@@ -137,10 +137,13 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 		.max_depth = entry->max_stack + 1,
 	};
 	struct uw_kmm *kmm;
+	bool stale;
 	int ret;
 
 	kmm = uw_kmm_find(current->mm);
-	if (kmm) {
+	/* A mapping was unmapped since the scan: trust no table (tables.c). */
+	stale = kmm && READ_ONCE(kmm->stale_seq);
+	if (kmm && !stale) {
 		cfg.mods = kmm->mods;
 		cfg.nmods = kmm->n;
 	}
@@ -151,13 +154,20 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 	 * A process not known yet, a pc no mapping covers (a new library),
 	 * or mappings changed since the scan: ask for a scan.
 	 */
-	uw_request_scan(kmm, !kmm || cur->module == UW_NO_MODULE);
+	uw_request_scan(kmm, !kmm || stale || cur->module == UW_NO_MODULE);
 	for (;;) {
 		ret = uw_step(cur, &cfg);
 		if (ret <= 0)
 			break;
 		uw_count_frame(cur->source);
-		if (cur->module == UW_NO_MODULE)
+		/*
+		 * A return address a table or the kernel's signal frame gave,
+		 * outside every mapping: a mapping the scan missed.  One the
+		 * frame-pointer fallback guessed proves nothing (it is often
+		 * garbage past main), and asking for a scan on it made such
+		 * processes rescan every rescan_ms for ever.
+		 */
+		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
 			uw_request_scan(kmm, true);
 		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP]))
 			return;

@@ -22,11 +22,19 @@
  * Tables of processes that are gone are dropped by uw_gc(), which the
  * exec and exit tracepoints schedule; each uw_kmm pins its mm_struct
  * (mmgrab) so the pointer used as a key cannot be reused meanwhile.
+ *
+ * A table goes stale when one of its executable mappings is unmapped
+ * (dlclose, munmap, MAP_FIXED over it): another file may come to the
+ * same addresses, with as many mappings, which nothing else would notice.
+ * An ftrace hook on unlink_file_vma() marks the process's table, and the
+ * hook walks a marked process with frame pointers until the rescan that
+ * the mark asks for has published a fresh table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/elf.h>
 #include <linux/file.h>
+#include <linux/ftrace.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
@@ -534,6 +542,9 @@ static void uw_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		uw_kmm_free_now(kmm);
 		return;
 	}
+	/* A mapping unmapped after this scan read them: still stale. */
+	if (old && READ_ONCE(old->stale_seq) > seq)
+		kmm->stale_seq = old->stale_seq;
 	if (old)
 		hlist_replace_rcu(&old->node, &kmm->node);
 	else
@@ -623,7 +634,7 @@ void uw_request_scan(struct uw_kmm *kmm, bool uncovered)
 	 */
 	if (kmm) {
 		bool changed = READ_ONCE(current->mm->map_count) !=
-			       kmm->map_count;
+			       kmm->map_count || READ_ONCE(kmm->stale_seq);
 		bool recent = time_before(jiffies, kmm->scanned +
 					  msecs_to_jiffies(uw_rescan_ms));
 
@@ -677,6 +688,76 @@ void uw_tables_flush(void)
 static void uw_gc_soon(void)
 {
 	queue_delayed_work(uw_wq, &uw_gc_work, msecs_to_jiffies(100));
+}
+
+/* ---- unmapped executable mappings ---- */
+
+static bool uw_kmm_covers(const struct uw_kmm *kmm, u64 start, u64 end)
+{
+	u32 i;
+
+	for (i = 0; i < kmm->n; i++)
+		if (kmm->mods[i].start < end && start < kmm->mods[i].end)
+			return true;
+	return false;
+}
+
+/*
+ * unlink_file_vma(vma): 6.1 calls it for every file mapping that munmap,
+ * mremap, an mmap over it or exit removes, with the mmap lock held for
+ * writing.  Marks the table of vma's process if it holds the mapping.
+ */
+static void notrace uw_on_unlink(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *ops,
+				 struct ftrace_regs *fregs)
+{
+	struct vm_area_struct *vma = (struct vm_area_struct *)
+		regs_get_kernel_argument(ftrace_get_regs(fregs), 0);
+	struct uw_kmm *kmm;
+
+	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_mm)
+		return;
+	rcu_read_lock();
+	kmm = uw_kmm_find(vma->vm_mm);
+	if (kmm && !READ_ONCE(kmm->stale_seq) &&
+	    uw_kmm_covers(kmm, vma->vm_start, vma->vm_end))
+		WRITE_ONCE(kmm->stale_seq,
+			   atomic_long_inc_return(&uw_scan_seq));
+	rcu_read_unlock();
+}
+
+static struct ftrace_ops uw_unlink_ops = {
+	.func = uw_on_unlink,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION,
+};
+
+static bool uw_unlink_on;
+
+/* Not fatal: without it the map_count hint and uncovered pcs remain. */
+static void uw_unlink_hook_init(void)
+{
+	static const char sym[] = "unlink_file_vma";
+	int ret;
+
+	ret = ftrace_set_filter(&uw_unlink_ops, (unsigned char *)sym,
+				strlen(sym), 1);
+	ret = ret ? ret : register_ftrace_function(&uw_unlink_ops);
+	if (ret) {
+		pr_warn("cannot trace %s (%d): a library replaced at the same address may be unwound with the old table\n",
+			sym, ret);
+		ftrace_free_filter(&uw_unlink_ops);
+		return;
+	}
+	uw_unlink_on = true;
+}
+
+static void uw_unlink_hook_exit(void)
+{
+	if (!uw_unlink_on)
+		return;
+	unregister_ftrace_function(&uw_unlink_ops);
+	ftrace_free_filter(&uw_unlink_ops);
+	uw_unlink_on = false;
 }
 
 /* ---- tracepoints ---- */
@@ -735,7 +816,8 @@ void uw_tables_show(struct seq_file *m)
 
 	rcu_read_lock();
 	hash_for_each_rcu(uw_mm_hash, bkt, kmm, node) {
-		seq_printf(m, "pid %d %s\n", kmm->tgid, kmm->comm);
+		seq_printf(m, "pid %d %s%s\n", kmm->tgid, kmm->comm,
+			   READ_ONCE(kmm->stale_seq) ? " stale" : "");
 		for (i = 0; i < kmm->n; i++) {
 			struct uw_kfile *kf = kmm->maps[i].kf;
 
@@ -774,6 +856,7 @@ int uw_tables_init(void)
 			goto fail;
 		}
 	}
+	uw_unlink_hook_init();
 	return 0;
 fail:
 	uw_tp_unregister();
@@ -788,6 +871,7 @@ void uw_tables_exit(void)
 	struct uw_kmm *kmm;
 	int bkt, cpu;
 
+	uw_unlink_hook_exit();
 	uw_tp_unregister();
 	for_each_possible_cpu(cpu) {
 		struct uw_lazy *l = &per_cpu(uw_lazy, cpu);

@@ -72,6 +72,16 @@ $(KT_OUT)/chain-fp: selftests/kernel/chain.c $(KT_LIB)/libuwfp.so
 	$(KT_CC) $(KT_SF) -DLIB_FUNC=fp_lib_func -o $@ $< \
 		-L$(KT_LIB) -luwfp $(KT_RPATH)
 
+# swap: libuwswapa.so dlclose'd, libuwswapb.so dlopen'ed at its address.
+$(KT_LIB)/libuwswap%.so: selftests/kernel/swaplib.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -fPIC -shared -Wl,-soname,libuwswap$*.so \
+		-DSWAP_$(shell echo $* | tr a-z A-Z) -o $@ $<
+
+$(KT_OUT)/swap: selftests/kernel/swap.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $< -ldl
+
 $(KT_OUT)/threads: selftests/kernel/threads.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -pthread -o $@ $<
@@ -97,7 +107,8 @@ $(KT_OUT)/bad-%: $(KT_OUT)/leaf-sf $(KT_OUT)/sframe-corrupt
 
 KT_PROGS := $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
-	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD)
+	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
+	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
 
 kernel-progs: $(KT_PROGS)
 

@@ -287,6 +287,34 @@ t_threads()
 	ok $? "(c) each of the 4 threads has >= $UW_GOOD% $THREAD ($n threads with >= $((UW_MIN / 4)) samples, $bad below)"
 }
 
+# (i) a library dlclose'd and another dlopen'ed at its address, with as
+# many mappings (swap.c), while nothing samples: no sample sees the
+# mappings change, and A's table gives no hint that it is stale (its
+# rules send B's walks past the top of the stack).  B must not be
+# unwound with A's table.  The first samples after the swap may be
+# walked with frame pointers while the rescan runs, hence UW_SWAP_GOOD.
+t_swap()
+{
+	load
+	bg_prog swap
+	sleep 0.3
+	rec "$T/swap-a.data" -p "$bg" -- sleep 0.5
+	kill -USR1 "$bg"
+	sleep 0.3
+	rec "$T/swap.data" -p "$bg" -- sleep 1
+	ok $? "perf record -g -p of swap, before and after the swap"
+	kill "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	diag < "$T/swap.out"
+	grep -q '^swap: A at \(0x[0-9a-f]*\), B at \1$' "$T/swap.out"
+	ok $? "swap: libuwswapb.so mapped where libuwswapa.so was"
+	_good=$UW_GOOD
+	UW_GOOD=${UW_SWAP_GOOD:-95}
+	expect_full "(i) after the swap" "$T/swap.data" swap \
+		swapb_leaf,swapb_enter,spin,main
+	UW_GOOD=$_good
+}
+
 # (d) through a library with frame pointers and no SFrame.
 t_fplib()
 {
@@ -425,7 +453,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib threads fplib corrupt tiny enable cap reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable cap reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
