@@ -217,9 +217,10 @@ t_cap()
 	unload && insmod "$UW_KO" max_total_mb=0
 	ok $? "insmod max_total_mb=0"
 	o0=$(stat_val tables_over_max_total)
-	bg_prog leaf-sf 3000
+	bg_prog leaf-sf 8000
 	sleep 0.5
 	rec "$T/cap.data" -p "$bg" -- sleep 0.5
+	tables_of "$bg" | diag
 	st=$(table_state "$bg" /root/leaf-sf)
 	o1=$(stat_val tables_over_max_total)
 	kill "$bg" 2>/dev/null
