@@ -552,6 +552,13 @@ int cg_parse_sym(FILE *in, struct cg_funcs *fs, FILE *log)
 				goto bad;
 			finish_func(fs, f, log);
 			f = NULL;
+			/*
+			 * 32-bit ARM code: a function past 4 GiB, or whose size
+			 * wraps, is not ARM's (and would make cg_build write a
+			 * page index the size of its offset, or out of order).
+			 */
+			if (addr > 0xffffffffu || size > 0xffffffffu - addr)
+				goto bad;
 			tomb = addr == 0;	/* dead code's tombstone */
 			if (tomb)
 				continue;

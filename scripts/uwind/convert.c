@@ -515,7 +515,12 @@ static void write_fde(struct conv *c, const struct fde *f, FILE *out)
 			fputc('\n', out);
 			first = 0;
 		} else {
-			char line[4096];
+			/*
+			 * Empty first: a row with nothing to print (its CFA is
+			 * an expression) writes nothing, and glibc's fmemopen
+			 * leaves the buffer as it was, the last row's line.
+			 */
+			char line[4096] = "";
 			FILE *m = fmemopen(line, sizeof(line), "w");
 
 			if (!m)
@@ -727,7 +732,8 @@ static int to_breakpad(const char *path, FILE *out)
 			" .eh_frame)\n", path);
 		goto out;
 	}
-	qsort(f, n, sizeof(*f), fde_cmp);
+	if (n)
+		qsort(f, n, sizeof(*f), fde_cmp);
 	print_module(&c, out);
 	for (i = 0; i < n; i++) {
 		if (!fde_usable(&c, &f[i])) {

@@ -108,6 +108,35 @@ static void read_syms(struct arm_elf *a, Elf_Scn *scn, const GElf_Shdr *sh)
 	}
 }
 
+/*
+ * What arm_is_thumb() asks of the symbols before an address, summed up
+ * per symbol in one pass, so that each question is a binary search (it
+ * is asked once per table entry, and was a scan from the start).
+ */
+static void index_syms(struct arm_elf *a)
+{
+	uint64_t reach = 0, end;
+	long map = -1;
+	size_t i;
+
+	for (i = 0; i < a->nsyms; i++) {
+		struct arm_sym *s = &a->syms[i];
+
+		if (s->kind == 'a' || s->kind == 't') {
+			map = (long)i;
+		} else if (s->kind == 'd') {
+			map = -1;
+		} else {
+			end = s->addr + s->size < s->addr ? UINT64_MAX :
+			      s->addr + s->size;
+			if (end > reach)
+				reach = end;
+		}
+		s->map = map;
+		s->reach = reach;
+	}
+}
+
 void arm_close(struct arm_elf *a)
 {
 	free(a->xbuf);
@@ -178,6 +207,7 @@ static int find_tables(struct arm_elf *a)
 	}
 	if (a->nsyms)
 		qsort(a->syms, a->nsyms, sizeof(*a->syms), cmp_sym);
+	index_syms(a);
 	if (xsh.sh_type) {
 		a->exidx_name = ".ARM.exidx";
 		a->exidx_off = xsh.sh_offset;
@@ -281,22 +311,35 @@ const struct arm_sym *arm_func_at(const struct arm_elf *a, uint64_t addr)
 
 bool arm_is_thumb(const struct arm_elf *a, uint64_t addr)
 {
-	const struct arm_sym *map = NULL, *fn = NULL;
-	size_t i;
+	size_t lo = 0, hi = a->nsyms, mid, n;
 
 	if (addr & 1)
 		return true;
-	for (i = 0; i < a->nsyms && a->syms[i].addr <= addr; i++) {
-		if (a->syms[i].kind == 'a' || a->syms[i].kind == 't')
-			map = &a->syms[i];
-		else if (a->syms[i].kind == 'd')
-			map = NULL;
-		else if (addr < a->syms[i].addr + a->syms[i].size && !fn)
-			fn = &a->syms[i];
+	/* n: the symbols at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (map)
-		return map->thumb;
-	return fn && fn->thumb;
+	n = lo;
+	if (!n)
+		return false;
+	/* The last mapping symbol before addr decides... */
+	if (a->syms[n - 1].map >= 0)
+		return a->syms[a->syms[n - 1].map].thumb;
+	/* ...else the first FUNC symbol (in address order) holding addr. */
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a->syms[mid].reach > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo < n && a->syms[lo].thumb;
 }
 
 const struct arm_range *arm_text_at(const struct arm_elf *a, uint64_t addr)

@@ -22,6 +22,9 @@ struct arm_sym {
 	const char *name;
 	char kind;		/* 'f' FUNC, 'a'/'t'/'d' mapping symbol */
 	char thumb;
+	/* Set once the symbols are sorted, for arm_is_thumb(): */
+	long map;		/* the $a/$t in force here (index), or -1 */
+	uint64_t reach;		/* end of the furthest FUNC up to here */
 };
 
 struct arm_range {

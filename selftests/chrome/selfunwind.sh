@@ -99,6 +99,26 @@ cfi_diff() {
 		sort >"$tmp/bp"
 	rows=$(wc -l <"$tmp/re")
 	diffs=$(comm -3 "$tmp/re" "$tmp/bp" | wc -l)
+	# Every STACK CFI row changes something (the tool prints only what
+	# differs from the row before), so a row that repeats the one before
+	# it word for word is a leftover, such as a row that has nothing to
+	# say (its CFA became an expression) printing a stale line.
+	dups=$(awk '
+		$1 == "STACK" && $2 == "CFI" && $3 == "INIT" { prev = ""; next }
+		$1 == "STACK" && $2 == "CFI" {
+			r = $0
+			sub(/^STACK CFI [0-9a-f]+ /, "", r)
+			if (r == prev) {
+				n++
+				print "# repeated: " $0 > "/dev/stderr"
+			}
+			prev = r
+			next
+		}
+		{ prev = "" }
+		END { print n + 0 }' "$tmp/sym" 2>&1 >"$tmp/dups" | head -3)
+	[ -z "$dups" ] || echo "$dups"
+	diffs=$((diffs + $(cat "$tmp/dups")))
 	if [ "$rows" -gt 0 ] && [ "$diffs" -eq 0 ]; then
 		emit ok "convert --breakpad = readelf -wF: $1 ($rows rows, $sec)"
 	else

@@ -802,6 +802,26 @@ static void test_generator(void)
 		free(blob);
 		cg_free(&fs);
 	}
+	{
+		/* Past 32 bits, or a size that wraps: not ARM, refused. */
+		static const char *const far[] = {
+			"STACK CFI INIT 7fff00000000 10 .cfa: sp 0 + .ra: lr\n",
+			"STACK CFI INIT 1000 ffffffffffffffff"
+			" .cfa: sp 0 + .ra: lr\n",
+			"STACK CFI INIT fffffff0 20 .cfa: sp 0 + .ra: lr\n",
+		};
+		size_t i;
+		int bad = 0;
+
+		for (i = 0; i < sizeof(far) / sizeof(far[0]); i++) {
+			in = fmemopen((void *)far[i], strlen(far[i]), "r");
+			ret = cg_parse_sym(in, &fs, NULL);
+			fclose(in);
+			bad += ret != -1;
+			cg_free(&fs);
+		}
+		ok(!bad, "generator: functions past 4 GiB or wrapping refused");
+	}
 }
 
 int main(void)
