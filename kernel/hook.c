@@ -169,8 +169,11 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 		 */
 		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
 			uw_request_scan(kmm, true);
-		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP]))
+		/* perf's entry is full: the sample's max_stack was reached. */
+		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP])) {
+			uw_stat_stop(UW_STOP_DEPTH);
 			return;
+		}
 	}
 	uw_stat_stop(cur->stop);
 }

@@ -211,6 +211,23 @@ t_enable()
 	[ -z "${base_mms:-}" ] || mem_baseline
 }
 
+# A walk cut short by the sample's depth (perf_event_max_stack) is
+# counted as a depth stop, also when perf's entry fills up first.
+t_depth()
+{
+	load
+	_max=$(cat /proc/sys/kernel/perf_event_max_stack)
+	echo 3 > /proc/sys/kernel/perf_event_max_stack
+	d0=$(stat_val stop_depth)
+	rec "$T/depth.data" -- /root/leaf-sf 500
+	_r=$?
+	d1=$(stat_val stop_depth)
+	echo "$_max" > /proc/sys/kernel/perf_event_max_stack
+	measure "$T/depth.data" leaf-sf c
+	[ "$_r" -eq 0 ] && [ "$m_inc" -gt 0 ] && [ $((d1 - d0)) -ge "$m_inc" ]
+	ok $? "perf_event_max_stack=3: stop_depth +$((d1 - d0)) >= $m_inc samples in c()"
+}
+
 # max_total_mb: past the cap a file gets no table, and says why.
 t_cap()
 {
@@ -454,7 +471,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable cap reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
