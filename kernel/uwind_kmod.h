@@ -62,7 +62,6 @@ struct uw_kmm {
 	unsigned long seq;		/* scan order (tables.c) */
 	int map_count;			/* mm->map_count when scanned */
 	unsigned long stale_seq;	/* 0, or when a mapping was unmapped */
-	atomic_t rescan;		/* a rescan is queued */
 	size_t bytes;
 	u32 n;
 	struct uw_kmap *maps;
