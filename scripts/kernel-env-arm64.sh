@@ -16,6 +16,7 @@
 #
 # Returns 1 (with a message on stderr) when the packages cannot be had.
 
+# shellcheck disable=SC2154 # top: the caller's
 uwind_kenv_arm64()
 {
 	UWIND_SYSROOT=$(sh "$top/scripts/deps-arm64.sh" -q) || return 1

@@ -34,7 +34,7 @@ sec()
 # The cross-built module loads, takes its parameter and unloads.
 t_module()
 {
-	tok=$((RANDOM + 1))
+	tok=$(($(od -An -N2 -tu2 /dev/urandom) + 1))
 	insmod /root/uwhello.ko token=$tok
 	ok $? "insmod uwhello.ko token=$tok (cross-built against the extracted arm64 headers)"
 	grep -q '^uwhello ' /proc/modules
@@ -103,5 +103,5 @@ run leaf-t32 "32-bit Thumb-2, no frame pointer, EHABI, dynamic armhf"
 baseline leaf-t32 "32-bit Thumb-2 without frame pointer (EHABI), the kernel's walker"
 
 dmesg | grep -E 'perf: interrupt took too long' | diag
-sec done
+sec finished
 [ "$uw_fails" -eq 0 ]

@@ -37,7 +37,7 @@ check $r "uwhello.ko: vermagic '$vm' is $UWIND_KVER, aarch64"
 # The fixtures: SFrame in leaf-sf only; its c() keeps no frame record;
 # leaf-fp's c() does; leaf-t32 is Thumb code with an EHABI entry for each
 # function of the chain and no frame pointer set up in c().
-a64=aarch64-linux-gnu-
+a64='aarch64-linux-gnu-'
 has_sframe() { ${a64}readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
 fn() { ${a64}objdump -d "$1" | awk -v f="<$2>:" '$2 == f, /^$/'; }
 r=0
@@ -48,7 +48,7 @@ fn "$ka/leaf-fp" c | grep -q 'mov	x29, sp' ||
 	{ r=1; echo "# c() of leaf-fp sets no frame pointer"; }
 check $r "AArch64 fixtures: SFrame in leaf-sf only, frame records in leaf-fp's c() only"
 
-arm=arm-linux-gnueabihf-
+arm='arm-linux-gnueabihf-'
 r=0
 ${arm}readelf -hW "$ka/leaf-t32" | grep -q 'Machine: *ARM$' ||
 	{ r=1; echo "# leaf-t32 is not 32-bit ARM"; }
