@@ -131,8 +131,13 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 	uw_rd32(s, 20, be, &sf->fde_start);
 	uw_rd32(s, 24, be, &sf->fre_start);
 
-	/* Binary search needs sorted FDEs; an unsorted table is refused. */
-	if (!(sf->flags & UW_SFRAME_F_FDE_SORTED))
+	/*
+	 * Binary search needs sorted FDEs; an unsorted table is refused.
+	 * A table of one FDE (or none) is sorted whatever its flag says:
+	 * gas leaves the flag to the linker, even in an object file with a
+	 * single function.
+	 */
+	if (!(sf->flags & UW_SFRAME_F_FDE_SORTED) && sf->num_fdes > 1)
 		return UW_EUNSORTED;
 
 	sf->fde_size = sf->version == 1 ? V1_FDE_SIZE :

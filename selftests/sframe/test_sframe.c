@@ -1419,6 +1419,27 @@ static void test_hostile_header(void)
 	build(&s, &t);
 	expect_init("V1 unsorted", &s, UW_EUNSORTED);
 	sec_free(&s);
+	/* One FDE, or none, is sorted whatever the flag says (gas's objects). */
+	h_table(&t, 1);
+	t.flags = 0;
+	t.nfdes = 1;
+	build(&s, &t);
+	expect_init("V1 unsorted, one FDE", &s, 0);
+	ok(find_patched(&s, 0x1000, &err) == 0 && err == 0,
+	   "V1 unsorted, one FDE: its first byte is found");
+	sec_free(&s);
+	h_table(&t, 3);
+	t.flags = SFE_F_PCREL;
+	t.nfdes = 1;
+	build(&s, &t);
+	expect_init("V3 unsorted, one FDE", &s, 0);
+	sec_free(&s);
+	h_table(&t, 2);
+	t.flags = 0;
+	t.nfdes = 0;
+	build(&s, &t);
+	expect_init("V2 unsorted, no FDE", &s, 0);
+	sec_free(&s);
 	h_table(&t, 2);
 	t.abi = SFE_ABI_AMD64_LE;
 	t.big_endian = true;
