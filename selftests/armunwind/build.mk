@@ -24,8 +24,6 @@ AW_CFLAGS := $(call AW_NOSAN,$(HOST_CFLAGS))
 AW_LIB_CFLAGS := $(call AW_NOSAN,$(LIB_CFLAGS))
 
 AW_MODES := arm thumb
-AW_BINS := $(AW_MODES:%=$(AW_OUT)/armunwind-%)
-AW_RUNS := $(AW_MODES:%=$(AW_OUT)/armunwind-%.sh)
 AW_CRASH := $(AW_MODES:%=$(AW_OUT)/crash-%) $(AW_MODES:%=$(AW_OUT)/sigcrash-%)
 
 # The core, compiled for each mode.
@@ -54,31 +52,13 @@ $(AW_OUT)/crash-$(1): $(AW_SRC)/crash.c $(AW_SRC)/build.mk
 $(AW_OUT)/sigcrash-$(1): $(AW_SRC)/sigcrash.c $(AW_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
 	$(AW_CC) -m$(1) -static $(AW_CFLAGS) $(AW_CHAIN_FLAGS) -o $$@ $$<
-
-# TESTS holds one-word commands: the qemu run gets a wrapper.
-$(AW_OUT)/armunwind-$(1).sh: $(AW_SRC)/build.mk
-	@mkdir -p $$(dir $$@)
-	@{ echo '#!/bin/sh'; \
-	  echo '# SPDX-License-Identifier: GPL-2.0-only OR MIT'; \
-	  echo 'command -v $(AW_QEMU) >/dev/null 2>&1 || { echo "TAP version 13";' \
-	       'echo "1..1"; echo "ok 1 - $(1) # SKIP no $(AW_QEMU)"; exit 0; }'; \
-	  echo 'exec $(AW_QEMU) $(abspath $(AW_OUT)/armunwind-$(1)) "$$$$@"'; } >$$@
-	@chmod +x $$@
 endef
 $(foreach m,$(AW_MODES),$(eval $(call AW_MODE_RULES,$(m))))
 
-# One-word command for TESTS and SAN_TESTS: the stack test drives $(TOOL),
-# which the SAN=1 build sanitizes (the cross programs it runs are not).
-$(AW_OUT)/armstack-run: $(AW_SRC)/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh %s %s %s\n' '$(AW_SRC)/armstack.sh' \
-		'$(TOOL)' '$(AW_OUT)' >$@
-	chmod +x $@
-
-ALL_TARGETS += $(AW_CRASH) $(AW_OUT)/armstack-run
-TESTS += $(AW_OUT)/armstack-run
-SAN_TESTS += $(AW_OUT)/armstack-run
+# In the sanitizer build too: the stack test drives $(TOOL), which the
+# SAN=1 build sanitizes (the cross programs it runs are not).
+$(call uw_test,sh $(AW_SRC)/armstack.sh $(TOOL) $(AW_OUT),san,$(TOOL) $(AW_CRASH))
 ifeq ($(SAN),)
-ALL_TARGETS += $(AW_BINS) $(AW_RUNS)
-TESTS += $(AW_RUNS)
+$(foreach m,$(AW_MODES),$(call uw_test,sh selftests/common/qemu-user.sh \
+	$(AW_QEMU) $(m) $(AW_OUT)/armunwind-$(m),,$(AW_OUT)/armunwind-$(m)))
 endif

@@ -165,23 +165,20 @@ $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_IMAGE,a15-thumb,$(k),$(BM_A15_CC) $
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-arm,$(k),$(BM_A15_ARM_CPU))))
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-thumb,$(k),$(BM_A15_THUMB_CPU))))
 
-BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f cortex-m33 a15-arm a15-thumb \
-	a15-arm-chrome a15-thumb-chrome,sh,$(BM_SRC)/run.sh,$(t),$(O))
+BM_TARGETS := aarch64 cortex-m3 cortex-m4f cortex-m33 a15-arm a15-thumb \
+	a15-arm-chrome a15-thumb-chrome
 
 .PHONY: baremetal
 baremetal: $(BM_IMAGES)
-	@sh scripts/run-tests.sh $(BM_TESTS)
+	@sh scripts/run-tests.sh $(foreach t,$(BM_TARGETS),sh,$(BM_SRC)/run.sh,$(t),$(O))
 
 ifeq ($(SAN),)
-ALL_TARGETS += $(BM_IMAGES)
-TESTS += $(BM_TESTS)
+$(foreach t,$(BM_TARGETS),$(call uw_test,sh $(BM_SRC)/run.sh $(t) $(O),,$(BM_IMAGES)))
 endif
 
 # Host unit test of lib/cortexm.c and the walker's EXC_RETURN step.
-$(BM_OUT)/test_cortexm: $(BM_SRC)/test_cortexm.c $(LIBUWIND) $(LIB_HDRS)
+$(BM_OUT)/test_cortexm: $(BM_SRC)/test_cortexm.c selftests/common/tap.h $(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
-ALL_TARGETS += $(BM_OUT)/test_cortexm
-TESTS += $(BM_OUT)/test_cortexm
-SAN_TESTS += $(BM_OUT)/test_cortexm
+$(call uw_test,$(BM_OUT)/test_cortexm,unit san,$(BM_OUT)/test_cortexm)

@@ -8,5 +8,4 @@ $(DIFF_DIR)/dwarf_rules: selftests/diff/dwarf_rules.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< -ldw -lelf
 
-ALL_TARGETS += $(DIFF_DIR)/dwarf_rules
-TESTS += sh,selftests/diff/diff.sh,$(O)
+$(call uw_test,sh selftests/diff/diff.sh $(O),,$(DIFF_DIR)/dwarf_rules $(TOOL))

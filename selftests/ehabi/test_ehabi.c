@@ -1207,7 +1207,7 @@ static void test_walk(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_android();
 	test_extraction();
 	test_vsp_ops();

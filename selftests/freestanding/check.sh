@@ -47,19 +47,8 @@ CFLAGS="-std=c11 -ffreestanding -nostdlib -Wall -Wextra -Werror -Iinclude
 
 srcs=$(ls lib/*.c)
 ntargets=$(echo "$TARGETS" | grep -c .)
-n=0
-echo "TAP version 13"
-echo "1..$((1 + 4 * ntargets))"
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-}
+. selftests/common/tap.sh
+tap_begin $((1 + 4 * ntargets))
 
 # Public entry points: non-static functions declared in the API headers.
 entries=$(cat include/uwind/*.h |
@@ -85,10 +74,10 @@ bad=$(grep -nE '^[[:space:]]*#[[:space:]]*include' lib/*.c lib/*.h \
 	echo "$line"
 done)
 if [ -z "$bad" ]; then
-	ok "lib/ and include/uwind/ include only uwind headers and, via env.h, stdint/stddef/stdbool"
+	tap_ok "lib/ and include/uwind/ include only uwind headers and, via env.h, stdint/stddef/stdbool"
 else
 	echo "$bad" | sed 's/^/# forbidden include: /'
-	not_ok "lib/ and include/uwind/ include only uwind headers and, via env.h, stdint/stddef/stdbool"
+	tap_not_ok "lib/ and include/uwind/ include only uwind headers and, via env.h, stdint/stddef/stdbool"
 fi
 
 # --- per target -------------------------------------------------------
@@ -110,13 +99,13 @@ echo "$TARGETS" | grep . | while IFS='	' read -r name prefix flags; do
 		fi
 	done
 	if [ $cfail -ne 0 ]; then
-		not_ok "$name: lib/*.c compile freestanding with $cc $flags"
-		not_ok "$name: no undefined symbols # not compiled"
-		not_ok "$name: no .data/.bss # not compiled"
-		not_ok "$name: worst-case stack < $STACK_LIMIT # not compiled"
+		tap_not_ok "$name: lib/*.c compile freestanding with $cc $flags"
+		tap_not_ok "$name: no undefined symbols # not compiled"
+		tap_not_ok "$name: no .data/.bss # not compiled"
+		tap_not_ok "$name: worst-case stack < $STACK_LIMIT # not compiled"
 		continue
 	fi
-	ok "$name: lib/*.c compile freestanding with $cc $flags"
+	tap_ok "$name: lib/*.c compile freestanding with $cc $flags"
 	objs=$(ls "$dir"/*.o)
 
 	# 2. undefined symbols: the whole core, and per object those that
@@ -124,7 +113,7 @@ echo "$TARGETS" | grep . | while IFS='	' read -r name prefix flags; do
 	# shellcheck disable=SC2086
 	if ! "${prefix}ld" -r -o "$dir/core.o" $objs 2>"$dir/ld.log"; then
 		sed 's/^/# /' "$dir/ld.log"
-		not_ok "$name: ld -r of lib objects, nm -u empty # link failed"
+		tap_not_ok "$name: ld -r of lib objects, nm -u empty # link failed"
 	else
 		und=$("${prefix}nm" -u "$dir/core.o")
 		# shellcheck disable=SC2086
@@ -136,10 +125,10 @@ echo "$TARGETS" | grep . | while IFS='	' read -r name prefix flags; do
 			done
 		done
 		if [ -z "$und" ]; then
-			ok "$name: ld -r of lib objects, nm -u empty"
+			tap_ok "$name: ld -r of lib objects, nm -u empty"
 		else
 			echo "$und" | sed 's/^/# core.o: /'
-			not_ok "$name: ld -r of lib objects, nm -u empty"
+			tap_not_ok "$name: ld -r of lib objects, nm -u empty"
 		fi
 	fi
 
@@ -153,10 +142,10 @@ echo "$TARGETS" | grep . | while IFS='	' read -r name prefix flags; do
 			}'
 	done)
 	if [ -z "$data" ]; then
-		ok "$name: no non-empty .data/.bss/.data.rel* section"
+		tap_ok "$name: no non-empty .data/.bss/.data.rel* section"
 	else
 		echo "$data"
-		not_ok "$name: no non-empty .data/.bss/.data.rel* section"
+		tap_not_ok "$name: no non-empty .data/.bss/.data.rel* section"
 	fi
 
 	# 4. stack
@@ -180,8 +169,9 @@ echo "$TARGETS" | grep . | while IFS='	' read -r name prefix flags; do
 	cat "$dir/stack.txt"
 	nfn=$(echo "$res" | grep -c .)
 	if [ "$nfn" -gt 0 ] && ! grep -q 'FAIL$' "$dir/stack.txt"; then
-		ok "$name: worst-case stack of $nfn public functions < $STACK_LIMIT bytes (listed exceptions: $STACK_EXCEPT)"
+		tap_ok "$name: worst-case stack of $nfn public functions < $STACK_LIMIT bytes (listed exceptions: $STACK_EXCEPT)"
 	else
-		not_ok "$name: worst-case stack of public functions < $STACK_LIMIT bytes (listed exceptions: $STACK_EXCEPT)"
+		tap_not_ok "$name: worst-case stack of public functions < $STACK_LIMIT bytes (listed exceptions: $STACK_EXCEPT)"
 	fi
 done
+tap_end

@@ -30,11 +30,6 @@ $(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
-$(FUZZ_DIR)/run-arm: selftests/fuzz/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/fuzz/run.sh %s fuzz_arm\n' '$(FUZZ_DIR)' >$@
-	chmod +x $@
-
 $(FUZZ_DIR)/mkseed: selftests/fuzz/mkseed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
@@ -44,14 +39,7 @@ $(FUZZ_CORPUS): selftests/fuzz/mkcorpus.sh selftests/fuzz/seedprog.c \
 	sh selftests/fuzz/mkcorpus.sh $(FUZZ_DIR)/corpus $(FUZZ_DIR)/mkseed
 	@touch $@
 
-# run-tests.sh word-splits TESTS, so the command is a one-word wrapper.
-$(FUZZ_DIR)/run: selftests/fuzz/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/fuzz/run.sh %s\n' '$(FUZZ_DIR)' >$@
-	chmod +x $@
-
 ifeq ($(SAN),)
-ALL_TARGETS += $(FUZZ_BIN) $(FUZZ_CORPUS) $(FUZZ_DIR)/run
-ALL_TARGETS += $(FUZZ_ARM_BIN) $(FUZZ_DIR)/run-arm
-TESTS += $(FUZZ_DIR)/run $(FUZZ_DIR)/run-arm
+$(call uw_test,sh selftests/fuzz/run.sh $(FUZZ_DIR),,$(FUZZ_BIN) $(FUZZ_CORPUS))
+$(call uw_test,sh selftests/fuzz/run.sh $(FUZZ_DIR) fuzz_arm,,$(FUZZ_ARM_BIN))
 endif

@@ -11,6 +11,7 @@
 # fuzz_sframe, corpus/, from make; a target without a corpus starts from
 # nothing and fuzzes for FUZZ_TIME_NOSEED (20) seconds)
 set -u
+. "$(dirname "$0")/../common/tap.sh"
 
 dir=${1:-build/selftests/fuzz}
 name=${2:-fuzz_sframe}
@@ -25,12 +26,11 @@ if [ "$name" != fuzz_sframe ]; then
 	time=${FUZZ_TIME_NOSEED:-20}
 fi
 
-echo "TAP version 13"
-echo "1..2"
+tap_begin 2
 
 if [ ! -x "$bin" ] || { [ -n "$corpus" ] && [ ! -d "$corpus" ]; }; then
-	echo "not ok 1 - $name replays the seed corpus # $bin or corpus missing (make build-all)"
-	echo "not ok 2 - $name ${time}s without findings # not built"
+	tap_not_ok "$name replays the seed corpus # $bin or corpus missing (make build-all)"
+	tap_not_ok "$name ${time}s without findings # not built"
 	exit 0
 fi
 
@@ -66,10 +66,10 @@ nseeds=$(ls "$work" | wc -l)
 # shellcheck disable=SC2046
 if "$bin" -artifact_prefix="$art" $(ls "$work"/* | sort) >"$log" 2>&1 &&
 	[ "$nseeds" -gt 0 ]; then
-	echo "ok 1 - $name replays $nseeds seeds cleanly"
+	tap_ok "$name replays $nseeds seeds cleanly"
 else
 	report
-	echo "not ok 1 - $name replays $nseeds seeds cleanly"
+	tap_not_ok "$name replays $nseeds seeds cleanly"
 fi
 
 # 2: fuzz
@@ -80,8 +80,9 @@ if "$bin" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
 	"$work" >"$log" 2>&1 && [ -z "$(ls "$art")" ]; then
 	grep -E '^stat::(number_of_executed_units|new_units_added)|cov:' "$log" |
 		tail -3 | sed 's/^/# /'
-	echo "ok 2 - $name ${time}s from $nseeds seeds without findings"
+	tap_ok "$name ${time}s from $nseeds seeds without findings"
 else
 	report
-	echo "not ok 2 - $name ${time}s from $nseeds seeds without findings"
+	tap_not_ok "$name ${time}s from $nseeds seeds without findings"
 fi
+tap_end

@@ -10,7 +10,6 @@ SW_SRC := selftests/selfunwind
 SW_OUT := $(O)/selftests/selfunwind
 SW_X86 := $(SW_OUT)/selfunwind-x86_64
 SW_A64 := $(SW_OUT)/selfunwind-aarch64
-SW_A64_RUN := $(SW_OUT)/selfunwind-aarch64.sh
 SW_A64_CC ?= aarch64-linux-gnu-gcc
 SW_QEMU ?= qemu-aarch64
 
@@ -54,20 +53,7 @@ $(SW_OUT)/aarch64/fpmid.o: $(SW_SRC)/fpmid.c
 $(SW_A64): $(SW_OUT)/aarch64/selfunwind.o $(SW_OUT)/aarch64/fpmid.o $(SW_A64_LIB_OBJS)
 	$(SW_A64_CC) -static -o $@ $^
 
-# TESTS is a list of one-word commands: the AArch64 run gets a wrapper.
-$(SW_A64_RUN): $(SW_SRC)/build.mk
-	@mkdir -p $(dir $@)
-	@{ echo '#!/bin/sh'; \
-	  echo '# SPDX-License-Identifier: GPL-2.0-only OR MIT'; \
-	  echo 'command -v $(SW_QEMU) >/dev/null 2>&1 || { echo "TAP version 13";' \
-	       'echo "1..1"; echo "ok 1 - aarch64 # SKIP no $(SW_QEMU)"; exit 0; }'; \
-	  echo 'exec $(SW_QEMU) $(abspath $(SW_A64)) "$$@"'; } >$@
-	@chmod +x $@
-
-ALL_TARGETS += $(SW_X86)
-TESTS += $(SW_X86)
-SAN_TESTS += $(SW_X86)
+$(call uw_test,$(SW_X86),san,$(SW_X86))
 ifeq ($(SAN),)
-ALL_TARGETS += $(SW_A64) $(SW_A64_RUN)
-TESTS += $(SW_A64_RUN)
+$(call uw_test,sh selftests/common/qemu-user.sh $(SW_QEMU) aarch64 $(SW_A64),,$(SW_A64))
 endif

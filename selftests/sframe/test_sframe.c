@@ -1833,7 +1833,7 @@ static void test_mutations(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_bytes();
 	test_amd64_versions();
 	test_v3();

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# TAP output for the shell tests (kselftest style), the shell twin of
+# tap.h.  Source it, then:
+#
+#   tap_begin [N]        "TAP version 13", and the plan "1..N" now when
+#                        the count is known up front
+#   tap_ok DESC          "ok K - DESC"
+#   tap_not_ok DESC      "not ok K - DESC"
+#   tap_result RC DESC   ok when RC is 0, else not ok
+#   tap_skip DESC WHY    "ok K - DESC # SKIP WHY"
+#   tap_diag TEXT        "# TEXT"
+#   tap_bail TEXT        "Bail out! TEXT", then the plan as tap_end
+#   tap_end              the plan "1..K" unless tap_begin printed one;
+#                        returns 1 if a test failed: end the script with it
+#
+# For runners: tap_plan_error FILE prints why the TAP in FILE has no
+# plan that fits its test lines (none, two, or another count), or
+# nothing when it fits.
+#
+# scripts/run-tests.sh checks the plan against the test lines printed, so
+# a script that dies early, or plans one count and prints another, fails.
+# Counters: TAP_N (tests so far), TAP_FAILS.  Emit results from the
+# script's own shell, not from a pipeline's subshell, or the counts are
+# lost.
+
+TAP_N=0
+TAP_FAILS=0
+TAP_PLAN=
+
+tap_begin()
+{
+	echo "TAP version 13"
+	if [ $# -gt 0 ]; then
+		TAP_PLAN=$1
+		echo "1..$1"
+	fi
+}
+
+tap_ok()
+{
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $*"
+}
+
+tap_not_ok()
+{
+	TAP_N=$((TAP_N + 1))
+	TAP_FAILS=$((TAP_FAILS + 1))
+	echo "not ok $TAP_N - $*"
+}
+
+tap_result()
+{
+	tap_rc=$1
+	shift
+	if [ "$tap_rc" -eq 0 ]; then
+		tap_ok "$@"
+	else
+		tap_not_ok "$@"
+	fi
+}
+
+tap_skip()
+{
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $1 # SKIP $2"
+}
+
+tap_diag()
+{
+	echo "# $*"
+}
+
+tap_end()
+{
+	[ -n "$TAP_PLAN" ] || echo "1..$TAP_N"
+	[ "$TAP_FAILS" -eq 0 ]
+}
+
+tap_bail()
+{
+	echo "Bail out! $*"
+	TAP_FAILS=$((TAP_FAILS + 1))
+	tap_end
+}
+
+tap_plan_error()
+{
+	tap_plans=$(grep -cE '^1\.\.[0-9]+' "$1")
+	tap_lines=$(grep -cE '^(not )?ok [0-9]+' "$1")
+	if [ "$tap_plans" -eq 0 ]; then
+		echo "printed no plan (1..N)"
+	elif [ "$tap_plans" -gt 1 ]; then
+		echo "printed $tap_plans plans"
+	else
+		tap_planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$1")
+		[ "$tap_planned" -eq "$tap_lines" ] ||
+			echo "planned $tap_planned tests but printed $tap_lines"
+	fi
+}
