@@ -89,9 +89,9 @@ dump_test()
 	objdump --sframe "$f" >"$W/$name.od" 2>"$W/$name.od.err"
 	"$TOOL" dump "$f" >"$W/$name.uw" 2>"$W/$name.uw.err"
 	rc=$?
-	awk -v src=objdump -v arch="$arch" -f "$HERE/sframe_norm.awk" \
+	awk -v src=objdump -v arch="$arch" -f "$HERE/hex.awk" -f "$HERE/sframe_norm.awk" \
 		"$W/$name.od" >"$W/$name.od.n"
-	awk -v src=uwind -v arch="$arch" -f "$HERE/sframe_norm.awk" \
+	awk -v src=uwind -v arch="$arch" -f "$HERE/hex.awk" -f "$HERE/sframe_norm.awk" \
 		"$W/$name.uw" >"$W/$name.uw.n"
 	fdes=$(grep -c '^F ' "$W/$name.od.n")
 	fres=$(grep -c '^R ' "$W/$name.od.n")
@@ -130,7 +130,7 @@ lookup_test()
 		tap_not_ok "$name: dwarf_rules failed"
 		return
 	fi
-	if awk -v arch="$arch" -v name="$name" -f "$HERE/rules_cmp.awk" \
+	if awk -v arch="$arch" -v name="$name" -f "$HERE/hex.awk" -f "$HERE/rules_cmp.awk" \
 		"$W/$name.od.n" "$W/$name.sf" "$W/$name.dw"; then
 		tap_ok "$name: uwind lookup = DWARF CFI at every instruction"
 	else

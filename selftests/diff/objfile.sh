@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# SFrame tables of relocatable objects (gcc -c -Wa,--gsframe): FDE starts
+# left to .rela.sframe, the FDE_SORTED flag clear.  Objects for x86-64
+# and AArch64 with several functions (frames.c, many.c; unsorted-*.s,
+# whose FDEs gas writes out of address order) and with one (one.c).  No
+# assembler here writes FDE_FUNC_START_PCREL (binutils 2.40 makes V1).
+# For each object:
+#   (a) `uwind dump` = `objdump --sframe`, FRE starts counted from their
+#       FDE's (objdump 2.40 does not apply the relocations: every FDE
+#       starts at 0 there);
+#   (b) every FDE starts where its relocation points (readelf -r: symbol
+#       plus addend, in relocation order) and is a function symbol of the
+#       object with the same start and size (nm -S);
+#   (c) linked into a program, at every byte of each function (but those
+#       overlapping another FDE: other text sections also start at 0),
+#       `uwind lookup` on the object gives the rule it gives on the
+#       program at the function's address there.
+#
+# usage: objfile.sh [BUILD_DIR]
+set -u
+. "$(dirname "$0")/../common/tap.sh"
+O=${1:-build}
+TOOL=$O/uwind
+W=$O/selftests/diff/objfile
+SRC=selftests/diff/src
+HERE=selftests/diff
+
+rm -rf "$W"
+mkdir -p "$W"
+
+# NAME ARCH SOURCE LINK-FLAGS COMPILE-FLAGS...: one object per line.
+cat >"$W/list" <<EOF
+frames-x86_64-O2 x86_64 frames.c - -O2 -fomit-frame-pointer
+frames-x86_64-O0 x86_64 frames.c - -O0
+many-x86_64-O2 x86_64 many.c - -O2 -fomit-frame-pointer
+unsorted-x86_64 x86_64 unsorted-x86_64.s -nostdlib,-static,-e,uns_a -
+one-x86_64 x86_64 one.c -nostdlib,-static,-e,one -O2
+frames-aarch64-O2 aarch64 frames.c - -O2
+frames-aarch64-O2-pac aarch64 frames.c - -O2 -mbranch-protection=standard
+many-aarch64-O2 aarch64 many.c - -O2
+unsorted-aarch64 aarch64 unsorted-aarch64.s -nostdlib,-static,-e,uns_a -
+one-aarch64 aarch64 one.c -nostdlib,-static,-e,one -O2
+EOF
+
+tap_begin $((3 * $(wc -l <"$W/list")))
+
+# (a) the dump against objdump's.
+dump_test()
+{
+	"$od" --sframe "$obj" >"$b.od" 2>"$b.od.err"
+	"$TOOL" dump "$obj" >"$b.uw" 2>"$b.uw.err"
+	rc=$?
+	for s in objdump uwind; do
+		f=$b.od
+		[ $s = uwind ] && f=$b.uw
+		awk -v src=$s -v arch="$arch" -v rel=1 -f "$HERE/hex.awk" -f "$HERE/sframe_norm.awk" \
+			"$f" >"$f.n"
+	done
+	fdes=$(grep -c '^F ' "$b.od.n")
+	fres=$(grep -c '^R ' "$b.od.n")
+	if [ "$rc" -ne 0 ]; then
+		sed 's/^/# /' "$b.uw.err" | head -5
+		tap_not_ok "$name: uwind dump exits $rc"
+	elif [ "$fdes" -eq 0 ]; then
+		tap_not_ok "$name: objdump shows no SFrame FDE"
+	elif cmp -s "$b.od.n" "$b.uw.n"; then
+		tap_ok "$name: uwind dump = objdump --sframe ($fdes FDEs, $fres FREs)"
+	else
+		diff "$b.od.n" "$b.uw.n" | head -20 | sed 's/^/# /'
+		tap_not_ok "$name: uwind dump differs from objdump --sframe"
+	fi
+}
+
+# uwind's FDEs as "START SIZE", in table order.
+fde_list()
+{
+	awk '/func idx \[/ { pc = $6; sub(/,$/, "", pc);
+		sub(/^0x0*/, "", pc); print (pc == "" ? "0" : pc), $9 }' "$b.uw"
+}
+
+# (b) FDE starts against the relocations and the symbol table.
+start_test()
+{
+	fde_list >"$b.fdes"
+	# "Offset Info Type Sym.Value Sym.Name + Addend": target = value +
+	# addend, in offset order (the FDE index is in table order).
+	"$re" -rW "$obj" | awk '/^Relocation section .\.rela\.sframe/ { on = 1; next }
+		/^Relocation section/ { on = 0 } on && $1 ~ /^[0-9a-f]+$/ {
+		add = $(NF - 1) ~ /^[-+]$/ ? $(NF - 1) " " $NF : "+ 0"
+		print $1, $4, add }' | sort >"$b.rel"
+	while read -r off value sign addend; do
+		printf '%x\n' $((0x$value $sign 0x$addend))
+	done <"$b.rel" >"$b.targets"
+	"$nm" -S --defined-only "$obj" | awk 'NF == 4 && $3 ~ /^[tTW]$/ {
+		v = $1; sub(/^0*/, "", v); s = $2; sub(/^0*/, "", s)
+		print (v == "" ? "0" : v), s }' | sort -u >"$b.syms"
+	bad=0
+	if ! cut -d' ' -f1 "$b.fdes" | cmp -s - "$b.targets"; then
+		echo "# FDE starts: $(cut -d' ' -f1 "$b.fdes" | tr '\n' ' ')"
+		echo "# relocation targets: $(tr '\n' ' ' <"$b.targets")"
+		bad=1
+	fi
+	# Sizes are decimal in the dump, hex in nm.
+	while read -r start size; do
+		grep -qx "$start $(printf '%x' "$size")" "$b.syms" || {
+			echo "# FDE 0x$start, $size bytes: no such function symbol"
+			bad=1; }
+	done <"$b.fdes"
+	n=$(wc -l <"$b.fdes")
+	tap_result $bad "$name: the $n FDE starts are the relocations' targets and function symbols"
+}
+
+# (c) lookups on the object against lookups on the linked program.
+lookup_test()
+{
+	link=$(echo "$lflags" | tr ',' ' ')
+	[ "$link" = - ] && link=
+	# shellcheck disable=SC2086
+	if ! "$cc" $link -o "$b.prog" "$obj" >"$b.ld.err" 2>&1; then
+		sed 's/^/# /' "$b.ld.err" | head -5
+		tap_not_ok "$name: link the object"
+		return
+	fi
+	"$nm" -S --defined-only "$obj" >"$b.osyms"
+	"$nm" --defined-only "$b.prog" >"$b.psyms"
+	awk -f "$HERE/hex.awk" -f "$HERE/objmap.awk" "$b.fdes" "$b.osyms" \
+		"$b.psyms" >"$b.map"
+	grep '^#' "$b.map"
+	grep -v '^#' "$b.map" >"$b.funcs"
+	nf=$(wc -l <"$b.funcs")
+	awk -v o="$b.oaddr" -v p="$b.paddr" '{ for (k = 0; k < $3; k++) {
+		printf "0x%x\n", $1 + k >o; printf "0x%x\n", $2 + k >p } }' \
+		"$b.funcs"
+	xargs "$TOOL" lookup "$obj" <"$b.oaddr" >"$b.ol" 2>"$b.ol.err"
+	xargs "$TOOL" lookup "$b.prog" <"$b.paddr" >"$b.pl" 2>"$b.pl.err"
+	cut -d' ' -f2- "$b.ol" >"$b.or"
+	cut -d' ' -f2- "$b.pl" >"$b.pr"
+	q=$(wc -l <"$b.oaddr")
+	if [ "$nf" -lt 1 ] || [ "$q" -eq 0 ]; then
+		tap_not_ok "$name: no function to look up"
+	elif [ "$(wc -l <"$b.or")" -ne "$q" ] || grep -q 'none\|error' "$b.or"; then
+		grep 'none\|error' "$b.ol" | head -5 | sed 's/^/# /'
+		sed 's/^/# /' "$b.ol.err" | head -5
+		tap_not_ok "$name: uwind lookup on the object answers every byte of its functions"
+	elif cmp -s "$b.or" "$b.pr"; then
+		tap_ok "$name: lookup on the object = on the program ($nf functions, $q addresses)"
+	else
+		paste "$b.ol" "$b.pl" | awk -F'\t' '{ o = $1; p = $2
+			sub(/^[^ ]+ /, "", o); sub(/^[^ ]+ /, "", p)
+			if (o != p) print "# " $1 " | " $2 }' | head -10
+		tap_not_ok "$name: lookup on the object differs from the program"
+	fi
+}
+
+while read -r name arch src lflags flags; do
+	case $arch in
+	x86_64) cc=gcc od=objdump re=readelf nm=nm ;;
+	aarch64) cc=aarch64-linux-gnu-gcc od=aarch64-linux-gnu-objdump
+		re=aarch64-linux-gnu-readelf nm=aarch64-linux-gnu-nm ;;
+	esac
+	b=$W/$name
+	obj=$b.o
+	[ "$flags" = - ] && flags=
+	# shellcheck disable=SC2086
+	if ! command -v "$cc" >/dev/null 2>&1 ||
+	   ! "$cc" -c $flags -Wa,--gsframe -o "$obj" "$SRC/$src" \
+		>"$b.cc.err" 2>&1; then
+		sed 's/^/# /' "$b.cc.err" 2>/dev/null | head -5
+		tap_not_ok "$name: dump (no object: $cc)"
+		tap_not_ok "$name: FDE starts (no object)"
+		tap_not_ok "$name: lookups (no object)"
+		continue
+	fi
+	dump_test
+	start_test
+	lookup_test
+done <"$W/list"
+tap_end
