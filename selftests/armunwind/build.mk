@@ -4,8 +4,9 @@
 # and in Thumb-2 builds, static, the core compiled in), and `uwind stack
 # --core` on the cores qemu-arm writes for crashing ARM and Thumb-2
 # programs (crash.c), compared with gdb-multiarch (armstack.sh).
-# fpmid.c is ARM code with frame pointers and no unwind tables in both
-# builds: the walker crosses it by the r11 frame-record fallback.
+# The chain is selftests/common/chain.h; its fpmid.c is ARM code with
+# frame pointers and no unwind tables in both builds: the walker crosses
+# it by the r11 frame-record fallback.
 # sigcrash.c crashes in a signal handler: `uwind stack --core` across the
 # signal frame, through three kinds of sigreturn trampoline.
 
@@ -33,11 +34,12 @@ $(AW_OUT)/$(1)/lib/%.o: lib/%.c $(LIB_HDRS)
 	$(AW_CC) -m$(1) $(AW_LIB_CFLAGS) -c $$< -o $$@
 
 $(AW_OUT)/$(1)/armunwind.o: $(AW_SRC)/armunwind.c selftests/common/selfproc.h \
-		$(LIB_HDRS) $(AW_SRC)/build.mk
+		selftests/common/chain.h selftests/common/tap.h $(LIB_HDRS) \
+		$(AW_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
 	$(AW_CC) -m$(1) $(AW_CFLAGS) $(AW_CHAIN_FLAGS) -c $$< -o $$@
 
-$(AW_OUT)/$(1)/fpmid.o: $(AW_SRC)/fpmid.c $(AW_SRC)/build.mk
+$(AW_OUT)/$(1)/fpmid.o: selftests/common/fpmid.c $(AW_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
 	$(AW_CC) $(AW_CFLAGS) $(AW_FP_FLAGS) -c $$< -o $$@
 

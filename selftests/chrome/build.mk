@@ -45,7 +45,8 @@ $(CHT_DIR)/armlib/%.o: lib/%.c $(LIB_HDRS)
 	$(CHT_CROSS) $(CHT_ARM_LIB_CFLAGS) -c $< -o $@
 
 $(CHT_DIR)/selfunwind-%: selftests/chrome/selfunwind.c $(CHT_ARM_LIB_OBJS) \
-		selftests/common/selfproc.h $(LIB_HDRS)
+		selftests/common/selfproc.h selftests/common/chain.h \
+		selftests/common/tap.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CHT_CROSS) $(CHT_PROG_CFLAGS) -m$* -o $@ $< $(CHT_ARM_LIB_OBJS)
 

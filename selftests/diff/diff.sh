@@ -13,13 +13,11 @@
 #
 # usage: diff.sh [BUILD_DIR]
 set -u
-. "$(dirname "$0")/../common/tap.sh"
 O=${1:-build}
-TOOL=$O/uwind
+. "$(dirname "$0")/../common/tap.sh"
+. "$(dirname "$0")/dumpcmp.sh"
 DR=$O/selftests/diff/dwarf_rules
 W=$O/selftests/diff/work
-SRC=selftests/diff/src
-HERE=selftests/diff
 
 mkdir -p "$W"
 : >"$W/list"
@@ -83,32 +81,6 @@ tap_begin $((2 * n))
 # SFrame (none do on Debian 12).
 echo "# $sys system binaries with .sframe in /usr/bin, /usr/lib"
 
-dump_test()
-{
-	name=$1 arch=$2 f=$3
-	objdump --sframe "$f" >"$W/$name.od" 2>"$W/$name.od.err"
-	"$TOOL" dump "$f" >"$W/$name.uw" 2>"$W/$name.uw.err"
-	rc=$?
-	awk -v src=objdump -v arch="$arch" -f "$HERE/hex.awk" -f "$HERE/sframe_norm.awk" \
-		"$W/$name.od" >"$W/$name.od.n"
-	awk -v src=uwind -v arch="$arch" -f "$HERE/hex.awk" -f "$HERE/sframe_norm.awk" \
-		"$W/$name.uw" >"$W/$name.uw.n"
-	fdes=$(grep -c '^F ' "$W/$name.od.n")
-	fres=$(grep -c '^R ' "$W/$name.od.n")
-	echo "# $name: objdump lists $fdes FDEs, $fres FREs"
-	if [ "$rc" -ne 0 ]; then
-		sed 's/^/# /' "$W/$name.uw.err" | head -5
-		tap_not_ok "$name: uwind dump exits $rc"
-	elif [ "$fdes" -eq 0 ]; then
-		tap_not_ok "$name: objdump shows no SFrame FDE"
-	elif cmp -s "$W/$name.od.n" "$W/$name.uw.n"; then
-		tap_ok "$name: uwind dump = objdump --sframe ($fdes FDEs, $fres FREs)"
-	else
-		diff "$W/$name.od.n" "$W/$name.uw.n" | head -20 | sed 's/^/# /'
-		tap_not_ok "$name: uwind dump differs from objdump --sframe"
-	fi
-}
-
 lookup_test()
 {
 	name=$1 arch=$2 f=$3
@@ -150,7 +122,7 @@ while read -r name arch f rest; do
 		tap_not_ok "$name: $rest"
 		continue ;;
 	esac
-	dump_test "$name" "$arch" "$f"
+	sframe_dump_test "$W/$name" "$name" "$arch" "$f"
 	lookup_test "$name" "$arch" "$f"
 done <"$W/list"
 tap_end

@@ -20,12 +20,10 @@
 #
 # usage: objfile.sh [BUILD_DIR]
 set -u
-. "$(dirname "$0")/../common/tap.sh"
 O=${1:-build}
-TOOL=$O/uwind
+. "$(dirname "$0")/../common/tap.sh"
+. "$(dirname "$0")/dumpcmp.sh"
 W=$O/selftests/diff/objfile
-SRC=selftests/diff/src
-HERE=selftests/diff
 
 rm -rf "$W"
 mkdir -p "$W"
@@ -45,33 +43,6 @@ one-aarch64 aarch64 one.c -nostdlib,-static,-e,one -O2
 EOF
 
 tap_begin $((3 * $(wc -l <"$W/list")))
-
-# (a) the dump against objdump's.
-dump_test()
-{
-	"$od" --sframe "$obj" >"$b.od" 2>"$b.od.err"
-	"$TOOL" dump "$obj" >"$b.uw" 2>"$b.uw.err"
-	rc=$?
-	for s in objdump uwind; do
-		f=$b.od
-		[ $s = uwind ] && f=$b.uw
-		awk -v src=$s -v arch="$arch" -v rel=1 -f "$HERE/hex.awk" -f "$HERE/sframe_norm.awk" \
-			"$f" >"$f.n"
-	done
-	fdes=$(grep -c '^F ' "$b.od.n")
-	fres=$(grep -c '^R ' "$b.od.n")
-	if [ "$rc" -ne 0 ]; then
-		sed 's/^/# /' "$b.uw.err" | head -5
-		tap_not_ok "$name: uwind dump exits $rc"
-	elif [ "$fdes" -eq 0 ]; then
-		tap_not_ok "$name: objdump shows no SFrame FDE"
-	elif cmp -s "$b.od.n" "$b.uw.n"; then
-		tap_ok "$name: uwind dump = objdump --sframe ($fdes FDEs, $fres FREs)"
-	else
-		diff "$b.od.n" "$b.uw.n" | head -20 | sed 's/^/# /'
-		tap_not_ok "$name: uwind dump differs from objdump --sframe"
-	fi
-}
 
 # uwind's FDEs as "START SIZE", in table order.
 fde_list()
@@ -156,9 +127,9 @@ lookup_test()
 
 while read -r name arch src lflags flags; do
 	case $arch in
-	x86_64) cc=gcc od=objdump re=readelf nm=nm ;;
-	aarch64) cc=aarch64-linux-gnu-gcc od=aarch64-linux-gnu-objdump
-		re=aarch64-linux-gnu-readelf nm=aarch64-linux-gnu-nm ;;
+	x86_64) cc=gcc re=readelf nm=nm ;;
+	aarch64) cc=aarch64-linux-gnu-gcc re=aarch64-linux-gnu-readelf
+		nm=aarch64-linux-gnu-nm ;;
 	esac
 	b=$W/$name
 	obj=$b.o
@@ -173,7 +144,7 @@ while read -r name arch src lflags flags; do
 		tap_not_ok "$name: lookups (no object)"
 		continue
 	fi
-	dump_test
+	sframe_dump_test "$b" "$name" "$arch" "$obj" rel
 	start_test
 	lookup_test
 done <"$W/list"

@@ -3,8 +3,9 @@
 # Self-unwinding programs: a known call chain that captures its registers
 # and walks its own stack with the core over its own PT_GNU_SFRAME table.
 # x86-64 runs natively; AArch64 is linked statically and runs under
-# qemu-aarch64.  fpmid.c is built without --gsframe and with frame
-# pointers, so the walker must cross that one frame by the fallback.
+# qemu-aarch64.  The chain is selftests/common/chain.h; its fpmid.c is
+# built without --gsframe and with frame pointers, so the walker must
+# cross that one frame by the fallback.
 
 SW_SRC := selftests/selfunwind
 SW_OUT := $(O)/selftests/selfunwind
@@ -26,11 +27,12 @@ SW_A64_LIB_CFLAGS := $(call SW_NOSAN,$(LIB_CFLAGS))
 SW_A64_LIB_OBJS := $(LIB_SRCS:lib/%.c=$(SW_OUT)/aarch64/lib/%.o)
 
 # x86-64: HOST_CFLAGS, so the ASan build (SAN=1) sanitizes it too.
-$(SW_OUT)/x86_64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h $(LIB_HDRS)
+$(SW_OUT)/x86_64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h \
+		selftests/common/chain.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SW_SF_FLAGS) -c $< -o $@
 
-$(SW_OUT)/x86_64/fpmid.o: $(SW_SRC)/fpmid.c
+$(SW_OUT)/x86_64/fpmid.o: selftests/common/fpmid.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SW_FP_FLAGS) -c $< -o $@
 
@@ -42,11 +44,12 @@ $(SW_OUT)/aarch64/lib/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_LIB_CFLAGS) -c $< -o $@
 
-$(SW_OUT)/aarch64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h $(LIB_HDRS)
+$(SW_OUT)/aarch64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h \
+		selftests/common/chain.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_CFLAGS) $(SW_SF_FLAGS) -c $< -o $@
 
-$(SW_OUT)/aarch64/fpmid.o: $(SW_SRC)/fpmid.c
+$(SW_OUT)/aarch64/fpmid.o: selftests/common/fpmid.c
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_CFLAGS) $(SW_FP_FLAGS) -c $< -o $@
 
