@@ -98,7 +98,6 @@ static void do_walk(struct walk_out *out)
 	const struct sp_map *st;
 	unsigned int i;
 
-	memset(&cfg, 0, sizeof(cfg));
 	out->regs.valid = 0;
 	for (i = 0; i < 16; i++)
 		if (i != 12)		/* ip held the capture's base */
@@ -109,13 +108,8 @@ static void do_walk(struct walk_out *out)
 	out->stack_lo = g_cap[13];
 	out->stack_hi = st ? st->hi : 0;
 
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mods = &g_mod;
-	cfg.nmods = 1;
-	cfg.mem.read = sp_mem_read;
-	cfg.mem.ctx = &g_mem;
-	cfg.stack_lo = out->stack_lo;
-	cfg.stack_hi = out->stack_hi;
+	chain_walk_cfg(&cfg, UW_ARCH_ARM, &g_mod, sp_mem_read, &g_mem,
+		       out->stack_lo, out->stack_hi);
 	cfg.max_depth = MAX_FRAMES;
 	out->n = uw_walk(&out->cur, &cfg, &out->regs, out->frames, MAX_FRAMES,
 			  &out->res);

@@ -129,14 +129,7 @@ static CHAIN_NOINL void walk_now(void)
 	mod.start = (uintptr_t)__executable_start;
 	mod.end = (uintptr_t)etext;
 	mod.chrome = &g_ct;		/* and nothing else */
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mods = &mod;
-	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
-	cfg.mem.ctx = &m;
-	cfg.stack_lo = m.lo;
-	cfg.stack_hi = m.hi;
+	chain_walk_cfg(&cfg, UW_ARCH_ARM, &mod, mem_read, &m, m.lo, m.hi);
 	cfg.flags = UW_WALK_NO_FP;
 	n = uw_walk(&cur, &cfg, &r, fr, MAX_FRAMES, &res);
 

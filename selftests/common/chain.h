@@ -109,6 +109,27 @@ static CHAIN_NOINL long chain_big_frame(int n, long x)
 	return r + buf[0] + buf[CHAIN_BIG_FRAME - 1];
 }
 
+/* ---- walking it ---- */
+
+/*
+ * The walk every program makes: one module, memory read by read(ctx),
+ * the stack [lo, hi]; the caller adds its own limits and flags.
+ */
+static inline void chain_walk_cfg(struct uw_walk_cfg *cfg, uint8_t arch,
+				  const struct uw_module *mod,
+				  uw_read_fn read, void *ctx, uint64_t lo,
+				  uint64_t hi)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->arch = arch;
+	cfg->mods = mod;
+	cfg->nmods = 1;
+	cfg->mem.read = read;
+	cfg->mem.ctx = ctx;
+	cfg->stack_lo = lo;
+	cfg->stack_hi = hi;
+}
+
 /* ---- checking a walk ---- */
 
 struct chain_want {

@@ -5,7 +5,10 @@
 # left to .rela.sframe, the FDE_SORTED flag clear.  Objects for x86-64
 # and AArch64 with several functions (frames.c, many.c; unsorted-*.s,
 # whose FDEs gas writes out of address order) and with one (one.c).  No
-# assembler here writes FDE_FUNC_START_PCREL (binutils 2.40 makes V1).
+# assembler here writes FDE_FUNC_START_PCREL (binutils 2.40 makes V1):
+# pcrel-x86_64.s is unsorted-x86_64.s's code with hand-written V2 and V3
+# PCREL tables (32- and 64-bit relocations), checked against the object
+# gas makes of unsorted-x86_64.s where objdump 2.40 reads no V2 or V3.
 # For each object:
 #   (a) `uwind dump` = `objdump --sframe`, FRE starts counted from their
 #       FDE's (objdump 2.40 does not apply the relocations: every FDE
@@ -17,6 +20,8 @@
 #       overlapping another FDE: other text sections also start at 0),
 #       `uwind lookup` on the object gives the rule it gives on the
 #       program at the function's address there.
+# For pcrel-*: (a) the dump has gas's rows, (c) the lookups gas's
+# object answers.
 #
 # usage: objfile.sh [BUILD_DIR]
 set -u
@@ -28,18 +33,23 @@ W=$O/selftests/diff/objfile
 rm -rf "$W"
 mkdir -p "$W"
 
-# NAME ARCH SOURCE LINK-FLAGS COMPILE-FLAGS...: one object per line.
+# NAME ARCH SOURCE LINK COMPILE-FLAGS...: one object per line.  LINK:
+# the link flags (commas for spaces), or ref:NAME for an object checked
+# against object NAME (listed before it) instead of objdump and a link.
+G=-Wa,--gsframe
 cat >"$W/list" <<EOF
-frames-x86_64-O2 x86_64 frames.c - -O2 -fomit-frame-pointer
-frames-x86_64-O0 x86_64 frames.c - -O0
-many-x86_64-O2 x86_64 many.c - -O2 -fomit-frame-pointer
-unsorted-x86_64 x86_64 unsorted-x86_64.s -nostdlib,-static,-e,uns_a -
-one-x86_64 x86_64 one.c -nostdlib,-static,-e,one -O2
-frames-aarch64-O2 aarch64 frames.c - -O2
-frames-aarch64-O2-pac aarch64 frames.c - -O2 -mbranch-protection=standard
-many-aarch64-O2 aarch64 many.c - -O2
-unsorted-aarch64 aarch64 unsorted-aarch64.s -nostdlib,-static,-e,uns_a -
-one-aarch64 aarch64 one.c -nostdlib,-static,-e,one -O2
+frames-x86_64-O2 x86_64 frames.c - $G -O2 -fomit-frame-pointer
+frames-x86_64-O0 x86_64 frames.c - $G -O0
+many-x86_64-O2 x86_64 many.c - $G -O2 -fomit-frame-pointer
+unsorted-x86_64 x86_64 unsorted-x86_64.s -nostdlib,-static,-e,uns_a $G
+one-x86_64 x86_64 one.c -nostdlib,-static,-e,one $G -O2
+pcrel-v2-x86_64 x86_64 pcrel-x86_64.s ref:unsorted-x86_64 -I$SRC
+pcrel-v3-x86_64 x86_64 pcrel-x86_64.s ref:unsorted-x86_64 -I$SRC -Wa,--defsym,V3=1
+frames-aarch64-O2 aarch64 frames.c - $G -O2
+frames-aarch64-O2-pac aarch64 frames.c - $G -O2 -mbranch-protection=standard
+many-aarch64-O2 aarch64 many.c - $G -O2
+unsorted-aarch64 aarch64 unsorted-aarch64.s -nostdlib,-static,-e,uns_a $G
+one-aarch64 aarch64 one.c -nostdlib,-static,-e,one $G -O2
 EOF
 
 tap_begin $((3 * $(wc -l <"$W/list")))
@@ -83,13 +93,40 @@ start_test()
 	tap_result $bad "$name: the $n FDE starts are the relocations' targets and function symbols"
 }
 
-# (c) lookups on the object against lookups on the linked program.
+# (a) for a hand-written table: its PCREL flag, and gas's rows.
+ref_dump_test()
+{
+	"$TOOL" dump "$obj" >"$b.uw" 2>"$b.uw.err"
+	rc=$?
+	"$TOOL" dump "$ref" >"$b.ref.uw" 2>&1
+	for f in "$b.uw" "$b.ref.uw"; do
+		awk -v src=uwind -v arch="$arch" -v rel=1 -f "$HERE/hex.awk" \
+			-f "$HERE/sframe_norm.awk" "$f" >"$f.n"
+	done
+	if [ "$rc" -ne 0 ] ||
+	   ! grep -q '^    Flags: SFRAME_F_FDE_FUNC_START_PCREL$' "$b.uw"; then
+		sed 's/^/# /' "$b.uw.err" "$b.uw" | head -10
+		tap_not_ok "$name: uwind dump shows a PCREL table"
+	elif cmp -s "$b.uw.n" "$b.ref.uw.n"; then
+		tap_ok "$name: uwind dump of the PCREL table = gas's V1 rows ($(grep -c '^R ' "$b.uw.n") FREs)"
+	else
+		diff "$b.ref.uw.n" "$b.uw.n" | head -20 | sed 's/^/# /'
+		tap_not_ok "$name: uwind dump differs from gas's V1 rows"
+	fi
+}
+
+# (c) lookups on the object against lookups on the linked program (or on
+# the reference object).
 lookup_test()
 {
 	link=$(echo "$lflags" | tr ',' ' ')
 	[ "$link" = - ] && link=
+	against="the program"
 	# shellcheck disable=SC2086
-	if ! "$cc" $link -o "$b.prog" "$obj" >"$b.ld.err" 2>&1; then
+	if [ -n "$ref" ]; then
+		against="gas's object"
+		cp "$ref" "$b.prog"
+	elif ! "$cc" $link -o "$b.prog" "$obj" >"$b.ld.err" 2>&1; then
 		sed 's/^/# /' "$b.ld.err" | head -5
 		tap_not_ok "$name: link the object"
 		return
@@ -101,6 +138,8 @@ lookup_test()
 	grep '^#' "$b.map"
 	grep -v '^#' "$b.map" >"$b.funcs"
 	nf=$(wc -l <"$b.funcs")
+	: >"$b.oaddr"
+	: >"$b.paddr"
 	awk -v o="$b.oaddr" -v p="$b.paddr" '{ for (k = 0; k < $3; k++) {
 		printf "0x%x\n", $1 + k >o; printf "0x%x\n", $2 + k >p } }' \
 		"$b.funcs"
@@ -116,7 +155,7 @@ lookup_test()
 		sed 's/^/# /' "$b.ol.err" | head -5
 		tap_not_ok "$name: uwind lookup on the object answers every byte of its functions"
 	elif cmp -s "$b.or" "$b.pr"; then
-		tap_ok "$name: lookup on the object = on the program ($nf functions, $q addresses)"
+		tap_ok "$name: lookup on the object = on $against ($nf functions, $q addresses)"
 	else
 		paste "$b.ol" "$b.pl" | awk -F'\t' '{ o = $1; p = $2
 			sub(/^[^ ]+ /, "", o); sub(/^[^ ]+ /, "", p)
@@ -133,18 +172,22 @@ while read -r name arch src lflags flags; do
 	esac
 	b=$W/$name
 	obj=$b.o
-	[ "$flags" = - ] && flags=
+	ref=
+	case $lflags in ref:*) ref=$W/${lflags#ref:}.o ;; esac
 	# shellcheck disable=SC2086
 	if ! command -v "$cc" >/dev/null 2>&1 ||
-	   ! "$cc" -c $flags -Wa,--gsframe -o "$obj" "$SRC/$src" \
-		>"$b.cc.err" 2>&1; then
+	   ! "$cc" -c $flags -o "$obj" "$SRC/$src" >"$b.cc.err" 2>&1; then
 		sed 's/^/# /' "$b.cc.err" 2>/dev/null | head -5
 		tap_not_ok "$name: dump (no object: $cc)"
 		tap_not_ok "$name: FDE starts (no object)"
 		tap_not_ok "$name: lookups (no object)"
 		continue
 	fi
-	sframe_dump_test "$b" "$name" "$arch" "$obj" rel
+	if [ -n "$ref" ]; then
+		ref_dump_test
+	else
+		sframe_dump_test "$b" "$name" "$arch" "$obj" rel
+	fi
 	start_test
 	lookup_test
 done <"$W/list"

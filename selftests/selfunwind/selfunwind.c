@@ -120,7 +120,6 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 			      UW_AARCH64_SP];
 
 	memset(out, 0, sizeof(*out));
-	memset(&cfg, 0, sizeof(cfg));
 	out->maps_err = sp_load_maps(&g_mem);
 	g_mem.snap = snap;
 	g_mem.snap_lo = snap_lo;
@@ -132,14 +131,8 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 	if (snap && snap_lo + snap_len < out->stack_hi)
 		out->stack_hi = snap_lo + snap_len;
 
-	cfg.arch = SW_ARCH;
-	cfg.big_endian = false;
-	cfg.mods = &g_mod;
-	cfg.nmods = 1;
-	cfg.mem.read = sp_mem_read;
-	cfg.mem.ctx = &g_mem;
-	cfg.stack_lo = out->stack_lo;
-	cfg.stack_hi = out->stack_hi;
+	chain_walk_cfg(&cfg, SW_ARCH, &g_mod, sp_mem_read, &g_mem,
+		       out->stack_lo, out->stack_hi);
 	/* User addresses are below 2^48: the rest of a signed RA is PAC. */
 	cfg.pac_mask = SW_ARCH == UW_ARCH_AARCH64 ? 0xffff000000000000ull : 0;
 	cfg.max_depth = MAX_FRAMES;

@@ -3,7 +3,8 @@
  * Three functions whose SFrame FDEs gas writes out of address order:
  * uns_c and uns_b go to subsection 1, which follows subsection 0 (uns_a)
  * in .text, but uns_c comes first in the source.  FDE order c, a, b;
- * address order a, c, b.
+ * address order a, c, b.  pcrel-x86_64.s describes the same code with
+ * hand-written V2 and V3 tables (.L*_end mark the functions' ends).
  */
 	.text 1
 	.globl	uns_c
@@ -17,6 +18,7 @@ uns_c:
 	popq	%rbx
 	.cfi_def_cfa_offset 8
 	ret
+.Luns_c_end:
 	.cfi_endproc
 	.size	uns_c, .-uns_c
 
@@ -31,6 +33,7 @@ uns_a:
 	addq	$24, %rsp
 	.cfi_def_cfa_offset 8
 	ret
+.Luns_a_end:
 	.cfi_endproc
 	.size	uns_a, .-uns_a
 
@@ -48,6 +51,7 @@ uns_b:
 	popq	%rbp
 	.cfi_def_cfa 7, 8
 	ret
+.Luns_b_end:
 	.cfi_endproc
 	.size	uns_b, .-uns_b
 	.section	.note.GNU-stack,"",@progbits
