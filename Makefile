@@ -87,6 +87,7 @@ demo: deps build-all
 
 bench: deps build-all
 	@sh scripts/bench.sh
+	@sh scripts/bench-sfconv.sh
 	@sh scripts/bench-kernel.sh
 
 clean:

@@ -28,7 +28,8 @@
  * AArch64 PLTs have no CFI; a .plt section whose every instruction is one
  * of the stub instructions ld writes (none of which touches sp, x29 or
  * x30) gets its rows from the code: CFA = sp (sp + 16 after PLT0's
- * stp x16, x30, [sp, #-16]!), RA in x30.
+ * stp x16, x30, [sp, #-16]!, and after the TLS descriptor trampoline's
+ * stp x2, x3, [sp, #-16]!), RA in x30.
  *
  * The section is written with the encoder the tests use (sframe_enc.c)
  * and read back with the core before it is returned: every FRE must
@@ -743,6 +744,7 @@ static void mark_done(struct gen *g, uint64_t lo, uint64_t hi)
 /* ---- AArch64 PLT stubs ---- */
 
 #define A64_STP_X16_X30	0xa9bf7bf0u	/* stp x16, x30, [sp, #-16]! */
+#define A64_STP_X2_X3	0xa9bf0fe2u	/* stp x2, x3, [sp, #-16]! */
 #define A64_BR_X17	0xd61f0220u
 #define A64_NOP		0xd503201fu
 
@@ -757,6 +759,17 @@ static bool a64_plt_insn(uint32_t w)
 	       w == 0xd503219fu || w == 0xd50321dfu;	/* autia/b1716 */
 }
 
+/* The same for the lazy TLS descriptor trampoline after the stubs. */
+static bool a64_tlsdesc_insn(uint32_t w)
+{
+	return (w & 0x9f00001eu) == 0x90000002u ||	/* adrp x2 / x3 */
+	       (w & 0xffc003ffu) == 0xf9400042u ||	/* ldr x2, [x2, #] */
+	       (w & 0xffc003ffu) == 0x91000042u ||	/* add x2, x2, # */
+	       (w & 0xffc003ffu) == 0x91000063u ||	/* add x3, x3, # */
+	       w == 0xd61f0040u || w == A64_NOP ||	/* br x2 */
+	       w == 0xd503245fu;			/* bti c */
+}
+
 static uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -766,18 +779,26 @@ static uint32_t le32(const uint8_t *p)
 /*
  * PLT0 is "stp x16, x30, [sp, #-16]!" then stub instructions up to its
  * br x17 and nop padding; every PLTn is stub instructions ending in
- * br x17.  Returns the size of PLT0 and of one PLTn, or false.
+ * br x17; with TLS descriptors the section ends in a trampoline that
+ * opens with "stp x2, x3, [sp, #-16]!".  Gives the offsets where the
+ * PLTn and the trampoline start (tls = n: none) and one PLTn's size, or
+ * returns false.
  */
 static bool a64_plt_shape(const uint8_t *b, size_t n, size_t *plt0,
-			  size_t *ent)
+			  size_t *ent, size_t *tls)
 {
 	size_t i, first_br = 0, next_br = 0;
 
 	if (n < 8 || n % 4 || le32(b) != A64_STP_X16_X30)
 		return false;
+	*tls = n;
 	for (i = 4; i < n; i += 4) {
 		uint32_t w = le32(b + i);	/* A64 code is little-endian */
 
+		if (w == A64_STP_X2_X3 && first_br) {
+			*tls = i;
+			break;
+		}
 		if (!a64_plt_insn(w))
 			return false;
 		if (w == A64_BR_X17 && !first_br)
@@ -785,13 +806,16 @@ static bool a64_plt_shape(const uint8_t *b, size_t n, size_t *plt0,
 		else if (w == A64_BR_X17 && !next_br)
 			next_br = i;
 	}
+	for (i = *tls + 4; i < n; i += 4)
+		if (!a64_tlsdesc_insn(le32(b + i)))
+			return false;
 	if (!first_br)
 		return false;
-	for (i = first_br + 4; i < n && le32(b + i) == A64_NOP; i += 4)
+	for (i = first_br + 4; i < *tls && le32(b + i) == A64_NOP; i += 4)
 		;
 	*plt0 = i;
 	*ent = next_br ? next_br + 4 - i : 16;
-	return *ent && *ent <= MAX_REP && *plt0 <= n;
+	return *ent && *ent <= MAX_REP && *plt0 <= *tls;
 }
 
 static bool overlaps_done(const struct gen *g, uint64_t lo, uint64_t hi)
@@ -804,9 +828,27 @@ static bool overlaps_done(const struct gen *g, uint64_t lo, uint64_t hi)
 	return false;
 }
 
+/* Rows [at, at + 4): CFA sp; [at + 4, end): CFA sp + 16 (after a push). */
+static void a64_push_rows(struct gen *g, uint64_t at, uint64_t end)
+{
+	struct orow row;
+
+	memset(&row, 0, sizeof(row));
+	row.cfa.kind = UW_RULE_REG_OFF;
+	row.cfa.reg = (uint8_t)g->sp;
+	row.start = at;
+	close_fde(g);
+	add_row(g, &row, at + 4, false, false);
+	row.cfa.off = 16;
+	row.start = at + 4;
+	add_row(g, &row, end, false, false);
+	g->open->synth = true;
+	close_fde(g);
+}
+
 static void a64_plt(struct gen *g)
 {
-	size_t shstr, plt0, ent;
+	size_t shstr, plt0, ent, tls;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
@@ -828,29 +870,23 @@ static void a64_plt(struct gen *g)
 		    overlaps_done(g, sh.sh_addr, sh.sh_addr + sh.sh_size))
 			continue;
 		b = text_bytes(t, sh.sh_addr, sh.sh_addr + sh.sh_size);
-		if (!b || !a64_plt_shape(b, sh.sh_size, &plt0, &ent))
+		if (!b || !a64_plt_shape(b, sh.sh_size, &plt0, &ent, &tls))
 			continue;
-		memset(&row, 0, sizeof(row));
-		row.cfa.kind = UW_RULE_REG_OFF;
-		row.cfa.reg = (uint8_t)g->sp;
-		row.start = sh.sh_addr;
-		close_fde(g);
-		add_row(g, &row, sh.sh_addr + 4, false, false);
-		row.cfa.off = 16;
-		row.start = sh.sh_addr + 4;
-		add_row(g, &row, sh.sh_addr + plt0, false, false);
-		g->open->synth = true;
-		close_fde(g);
-		if (plt0 < sh.sh_size) {
+		a64_push_rows(g, sh.sh_addr, sh.sh_addr + plt0);
+		if (plt0 < tls) {
 			f = new_fde(g, sh.sh_addr + plt0, false, false);
 			f->rep = (uint8_t)ent;
-			f->end = sh.sh_addr + sh.sh_size;
+			f->end = sh.sh_addr + tls;
 			f->synth = true;
-			row.cfa.off = 0;
-			row.start = 0;
+			memset(&row, 0, sizeof(row));
+			row.cfa.kind = UW_RULE_REG_OFF;
+			row.cfa.reg = (uint8_t)g->sp;
 			push_row(g, f, &row);
-			g->r->st.desc_mask += sh.sh_size - plt0;
+			g->r->st.desc_mask += tls - plt0;
 		}
+		if (tls < sh.sh_size)
+			a64_push_rows(g, sh.sh_addr + tls,
+				      sh.sh_addr + sh.sh_size);
 		mark_done(g, sh.sh_addr, sh.sh_addr + sh.sh_size);
 		g->r->st.desc_synth += sh.sh_size;
 	}
@@ -1175,8 +1211,10 @@ static int check_table(struct gen *g, const uint8_t *sec, size_t size,
 		    fde.num_fres != f->nrows ||
 		    fde.pc_type != (f->rep ? UW_SFRAME_PC_MASK :
 					     UW_SFRAME_PC_INC)) {
-			err = UW_EBADDATA;
-			goto bad;
+			snprintf(g->err, g->errlen, "internal error: the FDE"
+				 " at %#llx reads back differently",
+				 (unsigned long long)f->start);
+			return -1;
 		}
 		off = fde.fre_off;
 		for (j = 0; j < f->nrows; j++) {
@@ -1186,8 +1224,13 @@ static int check_table(struct gen *g, const uint8_t *sec, size_t size,
 
 			err = uw_sframe_fre(&sf, &fde, &off, &fre);
 			err = err ? err : uw_sframe_row(&sf, &fde, &fre, &got);
-			if (err)
-				goto bad;
+			if (err) {
+				snprintf(g->err, g->errlen, "internal error: an"
+					 " FRE of the FDE at %#llx reads back as"
+					 " %s", (unsigned long long)f->start,
+					 uw_strerror(err));
+				return -1;
+			}
 			expect_row(g, f, row, version, &want);
 			if (got.flags != want.flags ||
 			    (!(want.flags & UW_ROW_OUTERMOST) &&
@@ -1372,12 +1415,19 @@ static void convert_fdes(struct gen *g, const struct fde_ref *refs,
 	size_t i;
 
 	for (i = 0; i < nrefs; i++) {
+		const struct span64 *t;
+
 		lo = refs[i].f.start;
 		hi = lo + refs[i].f.len;
-		if (!refs[i].f.len || hi < lo || !lo || !text_at(g, lo)) {
+		t = text_at(g, lo);
+		if (!refs[i].f.len || hi < lo || !lo || !t) {
 			st->fdes_dead++;
 			continue;
 		}
+		/* Rows past the section are no text's (and SFrame sizes are
+		 * 32-bit): a broken length cannot make a huge FDE. */
+		if (hi > t->hi)
+			hi = t->hi;
 		if (hi <= covered) {
 			st->fdes_dup++;
 			continue;

@@ -23,5 +23,32 @@ $(SFC_DIR)/crash-a64: selftests/sfconv/src/crash.c
 	aarch64-linux-gnu-gcc -O2 -static -o $@ $<
 
 ALL_TARGETS += $(SFC_DIR)/crash $(SFC_DIR)/crash-a64
-TESTS += sh,selftests/sfconv/stock.sh,$(O)
-TESTS += sh,selftests/sfconv/sfconv.sh,$(O)
+
+$(SFC_DIR)/sfmutate: selftests/sfconv/sfmutate.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< -lelf
+
+ALL_TARGETS += $(SFC_DIR)/sfmutate
+
+# run-tests.sh word-splits TESTS: one-word wrappers that pass this
+# build's O.  Under ASan (SAN=1) the mutation run is shorter and sfconv.sh
+# runs "quick".
+SFC_RUNS := $(SFC_DIR)/run-sfconv $(SFC_DIR)/run-stock $(SFC_DIR)/run-mutate
+
+$(SFC_DIR)/run-%: selftests/sfconv/build.mk
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh selftests/sfconv/%s.sh %s %s\n' '$*' '$(O)' \
+		'$(if $(SAN),$(if $(filter mutate,$*),30,$(if $(filter sfconv,$*),quick)))' >$@
+	chmod +x $@
+
+ALL_TARGETS += $(SFC_RUNS)
+TESTS += $(SFC_RUNS)
+SAN_TESTS += $(SFC_RUNS)
+
+# The converter alone, timed in-process, for `make bench`.
+$(SFC_DIR)/sfconv_bench: selftests/sfconv/sfconv_bench.c \
+		$(filter-out $(O)/tool/main.o,$(TOOL_OBJS)) $(LIBUWIND)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -Iscripts/uwind $(HOST_LDFLAGS) -o $@ $^ -lelf -ldw
+
+ALL_TARGETS += $(SFC_DIR)/sfconv_bench

@@ -63,6 +63,7 @@ struct ctx {
 	unsigned int sp, fp, ra, pcreg;
 	struct env env[NTRIALS];
 	struct uw_sframe sf;
+	uint8_t *img;		/* the table file's bytes */
 	unsigned long pcs, compared, dwarf_only, sframe_only, skipped;
 	unsigned long mismatches, outer, flex_like, plt_only;
 	const char *mode;
@@ -343,14 +344,14 @@ static int load_table(struct ctx *c, const char *arg)
 	int err;
 
 	if (!strncmp(arg, "raw:", 4)) {
-		img = read_file(arg + 4, &size);
+		img = c->img = read_file(arg + 4, &size);
 		if (!img)
 			return -1;
 		s.data = img;
 		s.size = size;
 		s.addr = 0;
 	} else {
-		img = read_file(arg, &size);
+		img = c->img = read_file(arg, &size);
 		if (!img || size < 128 || memcmp(img, "UWSFRAME", 8) ||
 		    le(img + 8, 2) != 1 || le(img + 10, 2) != 128 ||
 		    le(img + 0x28, 4) != size - 128) {
@@ -497,10 +498,6 @@ static int mode_dwarf(struct ctx *c, Elf *elf)
 
 	if (dw)
 		cfis[1] = dwarf_getcfi(dw);
-	if (!cfis[0] && !cfis[1]) {
-		fprintf(stderr, "sfverify: no CFI\n");
-		return -1;
-	}
 	nt = exec_sections(elf, t, 64);
 	for (i = 0; i < nt; i++) {
 		uint64_t pc = t[i].lo;
@@ -763,5 +760,6 @@ int main(int argc, char **argv)
 	       c.outer, c.flex_like, c.plt_only, c.mismatches);
 	elf_end(elf);
 	close(fd);
+	free(c.img);
 	return c.mismatches || (strcmp(c.mode, "gas") && c.sframe_only) ? 1 : 0;
 }
