@@ -17,7 +17,7 @@
 #define DW_CFA_AARCH64_negate_ra_state	0x2d
 #endif
 
-static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
+Elf_Scn *cfi_find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -44,7 +44,7 @@ int cfi_sec_open(struct cfi_sec *s, Elf *elf, const char *name)
 	s->elf = elf;
 	if (!gelf_getehdr(elf, &s->eh))
 		return -1;
-	scn = find_scn(elf, name, &sh);
+	scn = cfi_find_scn(elf, name, &sh);
 	if (!scn)
 		return 1;
 	s->eh_frame = !strcmp(name, ".eh_frame");

@@ -51,6 +51,9 @@ struct cfi_list {
 	unsigned long bad;	/* entries that could not be read */
 };
 
+/* The section called want (not SHT_NOBITS), its header in *shp; or NULL. */
+Elf_Scn *cfi_find_scn(Elf *elf, const char *want, GElf_Shdr *shp);
+
 /*
  * Open the named CFI section (".eh_frame" or ".debug_frame") of elf.
  * Returns 0, 1 when the file has no such section (or libdw finds no CFI

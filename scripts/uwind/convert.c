@@ -352,24 +352,6 @@ out:
 	free(cur);
 }
 
-static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const char *name;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, shp) || shp->sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, shp->sh_name);
-		if (name && !strcmp(name, want))
-			return scn;
-	}
-	return NULL;
-}
-
 /* Breakpad's module id: the build id (else a hash of .text) as a GUID. */
 static void print_module(struct conv *c, FILE *out)
 {
@@ -381,7 +363,7 @@ static void print_module(struct conv *c, FILE *out)
 
 	if (bidlen) {
 		memcpy(id, bid, bidlen < 16 ? bidlen : 16);
-	} else if ((scn = find_scn(c->elf, ".text", &sh))) {
+	} else if ((scn = cfi_find_scn(c->elf, ".text", &sh))) {
 		Elf_Data *d = elf_getdata(scn, NULL);
 		size_t n = d ? (d->d_size < 4096 ? d->d_size : 4096) : 0;
 

@@ -16,14 +16,22 @@
  *   RA undefined                          an outermost row (no words)
  *
  * DWARF expressions are evaluated symbolically (sp, fp and other
- * registers stay unknowns), so the DRAP form *(rbp - 8) and the signal
- * frame's *(rsp + 160) become FLEX rules.  A CFA that depends on the pc
+ * registers stay unknowns), so the DRAP form *(rbp - 8) becomes a FLEX
+ * rule.  A CFA that depends on the pc
  * (the x86-64 PLT's "rsp + 8 + ((rip & 15) >= 11) * 8") is evaluated at
  * every pc of its row: when the result repeats with a period of at most
  * 255 bytes, the range becomes a repetitive-block (PCMASK) FDE.  Any
  * other rule is left out with its reason: a hole in the table, never an
  * approximation.  SFrame has no "unknown" row, so a hole splits the DWARF
  * FDE into several SFrame FDEs.
+ *
+ * Signal frames (FDEs whose CIE says 'S': glibc's __restore_rt) are left
+ * out, though FLEX rules can say them (CFA = *(rsp + 160), RA at
+ * *(rsp + 168)): uwind's walker recognises sigreturn trampolines by
+ * their code and restores every register of the interrupted frame, whose
+ * pc is exact; a table row would recover three registers and have the
+ * interrupted frame looked up as a call site (the walker does not act on
+ * V3's signal mark).
  *
  * AArch64 PLTs have no CFI; a .plt section whose every instruction is one
  * of the stub instructions ld writes (none of which touches sp, x29 or
@@ -64,7 +72,7 @@ struct ofde {
 	uint64_t start, end;
 	size_t row0, nrows;
 	uint8_t rep;		/* PCMASK repetition size, 0: INC */
-	bool signal, key_b, synth;
+	bool key_b, synth;
 };
 
 struct span64 {
@@ -99,6 +107,7 @@ static const char *const reason_names[SG_NREASONS] = {
 	[SG_FP_RULE] = "fp-rule",
 	[SG_RA_STATE] = "ra-state",
 	[SG_CFI_ERROR] = "cfi-error",
+	[SG_SIGNAL] = "signal-frame",
 };
 
 const char *sg_reason_name(enum sg_reason r)
@@ -437,8 +446,7 @@ static void close_fde(struct gen *g)
 	g->open = NULL;
 }
 
-static struct ofde *new_fde(struct gen *g, uint64_t start, bool signal,
-			    bool key_b)
+static struct ofde *new_fde(struct gen *g, uint64_t start, bool key_b)
 {
 	struct ofde *f;
 
@@ -447,7 +455,6 @@ static struct ofde *new_fde(struct gen *g, uint64_t start, bool signal,
 	memset(f, 0, sizeof(*f));
 	f->start = f->end = start;
 	f->row0 = g->nrows;
-	f->signal = signal;
 	f->key_b = key_b;
 	return f;
 }
@@ -461,12 +468,11 @@ static void push_row(struct gen *g, struct ofde *f, const struct orow *row)
 
 /* Append the row over [row->start, end) to the open FDE (or a new one). */
 static void add_row(struct gen *g, const struct orow *row, uint64_t end,
-		    bool signal, bool key_b)
+		    bool key_b)
 {
 	struct ofde *f = g->open;
 
-	if (f && (f->end != row->start || f->rep || f->signal != signal ||
-		  f->key_b != key_b))
+	if (f && (f->end != row->start || f->rep || f->key_b != key_b))
 		f = NULL;
 	if (f && row_eq(&g->rows[f->row0 + f->nrows - 1], row)) {
 		f->end = end;
@@ -475,7 +481,7 @@ static void add_row(struct gen *g, const struct orow *row, uint64_t end,
 	if (f && f->nrows >= MAX_FRES)
 		f = NULL;
 	if (!f)
-		f = g->open = new_fde(g, row->start, signal, key_b);
+		f = g->open = new_fde(g, row->start, key_b);
 	push_row(g, f, row);
 	f->end = end;
 }
@@ -525,7 +531,7 @@ static bool has_period(const struct orow *v, const int *why, size_t n,
  * else is added pc by pc.
  */
 static uint64_t pc_rows(struct gen *g, Dwarf_Frame *fr, uint64_t start,
-			uint64_t end, bool signal, bool key_b, uint8_t mangled)
+			uint64_t end, bool key_b, uint8_t mangled)
 {
 	size_t n = end - start, i, p;
 	uint64_t described = 0;
@@ -547,7 +553,7 @@ static uint64_t pc_rows(struct gen *g, Dwarf_Frame *fr, uint64_t start,
 		if (i < p)
 			break;
 		close_fde(g);
-		f = new_fde(g, start, signal, key_b);
+		f = new_fde(g, start, key_b);
 		f->rep = (uint8_t)p;
 		f->end = end;
 		for (i = 0; i < p; i++) {
@@ -568,7 +574,7 @@ static uint64_t pc_rows(struct gen *g, Dwarf_Frame *fr, uint64_t start,
 			add_gap(g, start + i, start + i + 1, why[i]);
 			continue;
 		}
-		add_row(g, &v[i], start + i + 1, signal, key_b);
+		add_row(g, &v[i], start + i + 1, key_b);
 		described++;
 	}
 out:
@@ -649,13 +655,16 @@ static uint64_t do_fde(struct gen *g, const struct fde_ref *fr, uint64_t lo,
 		mangled = ra_mangled(tog, ntog, addr);
 		why = classify(g, frame, addr, &row, &dep);
 		row.flags |= mangled;
-		if (dep) {
-			described += pc_rows(g, frame, addr, end, signal, key_b,
+		if (signal) {
+			/* See the top of the file. */
+			add_gap(g, addr, end, SG_SIGNAL);
+		} else if (dep) {
+			described += pc_rows(g, frame, addr, end, key_b,
 					     mangled);
 		} else if (why >= 0) {
 			add_gap(g, addr, end, why);
 		} else {
-			add_row(g, &row, end, signal, key_b);
+			add_row(g, &row, end, key_b);
 			described += end - addr;
 		}
 		free(frame);
@@ -838,10 +847,10 @@ static void a64_push_rows(struct gen *g, uint64_t at, uint64_t end)
 	row.cfa.reg = (uint8_t)g->sp;
 	row.start = at;
 	close_fde(g);
-	add_row(g, &row, at + 4, false, false);
+	add_row(g, &row, at + 4, false);
 	row.cfa.off = 16;
 	row.start = at + 4;
-	add_row(g, &row, end, false, false);
+	add_row(g, &row, end, false);
 	g->open->synth = true;
 	close_fde(g);
 }
@@ -874,7 +883,7 @@ static void a64_plt(struct gen *g)
 			continue;
 		a64_push_rows(g, sh.sh_addr, sh.sh_addr + plt0);
 		if (plt0 < tls) {
-			f = new_fde(g, sh.sh_addr + plt0, false, false);
+			f = new_fde(g, sh.sh_addr + plt0, false);
 			f->rep = (uint8_t)ent;
 			f->end = sh.sh_addr + tls;
 			f->synth = true;
@@ -975,20 +984,18 @@ static void merge_done(struct gen *g)
 	g->ndone = k + 1;
 }
 
+static int in_span(const void *key, const void *elt)
+{
+	uint64_t a = *(const uint64_t *)key;
+	const struct span64 *s = elt;
+
+	return a < s->lo ? -1 : a >= s->hi;
+}
+
 static bool is_done(const struct gen *g, uint64_t a)
 {
-	size_t lo = 0, hi = g->ndone, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (a < g->done[mid].lo)
-			hi = mid;
-		else if (a >= g->done[mid].hi)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+	return g->ndone &&
+	       bsearch(&a, g->done, g->ndone, sizeof(*g->done), in_span);
 }
 
 static void add_nocfi(struct gen *g, const struct span64 *t, uint64_t lo,
@@ -1145,15 +1152,12 @@ static void make_fre(const struct gen *g, const struct orow *row, bool flex,
 
 /* The row the core must decode from the FRE made for row. */
 static void expect_row(const struct gen *g, const struct ofde *f,
-		       const struct orow *row, unsigned int version,
-		       struct uw_row *e)
+		       const struct orow *row, struct uw_row *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->flags = (row->flags & ROW_MANGLED) ? UW_ROW_RA_MANGLED : 0;
 	if (f->key_b)
 		e->flags |= UW_ROW_PAUTH_KEY_B;
-	if (f->signal && version == 3)
-		e->flags |= UW_ROW_SIGNAL;
 	if (row->flags & ROW_OUTER) {
 		e->flags |= UW_ROW_OUTERMOST;
 		return;
@@ -1184,8 +1188,7 @@ static bool same_rule(const struct uw_rule *a, const struct uw_rule *b)
 }
 
 /* Read the section back with the core: every FRE gives its row. */
-static int check_table(struct gen *g, const uint8_t *sec, size_t size,
-		       unsigned int version)
+static int check_table(struct gen *g, const uint8_t *sec, size_t size)
 {
 	struct uw_span span = { sec, size, 0 };
 	struct uw_sframe sf;
@@ -1231,7 +1234,7 @@ static int check_table(struct gen *g, const uint8_t *sec, size_t size,
 					 uw_strerror(err));
 				return -1;
 			}
-			expect_row(g, f, row, version, &want);
+			expect_row(g, f, row, &want);
 			if (got.flags != want.flags ||
 			    (!(want.flags & UW_ROW_OUTERMOST) &&
 			     (!same_rule(&got.cfa, &want.cfa) ||
@@ -1288,7 +1291,6 @@ static int encode(struct gen *g)
 		fdes[i].pc_type = f->rep ? SFE_PC_MASK : SFE_PC_INC;
 		fdes[i].rep_size = f->rep;
 		fdes[i].pauth_key_b = f->key_b;
-		fdes[i].signal = version == 3 && f->signal;
 		fdes[i].fde_type = flex ? SFE_FDE_FLEX : SFE_FDE_DEFAULT;
 		fdes[i].nfres = (uint32_t)f->nrows;
 		fdes[i].fres = &fres[f->row0];
@@ -1324,7 +1326,7 @@ static int encode(struct gen *g)
 		return -1;
 	r->st.version = version;
 	r->st.out_fdes = g->nfdes;
-	return check_table(g, r->sec, r->size, version);
+	return check_table(g, r->sec, r->size);
 }
 
 /* ---- the whole file ---- */

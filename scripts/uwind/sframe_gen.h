@@ -18,6 +18,7 @@ enum sg_reason {
 	SG_FP_RULE,	/* frame-pointer rule SFrame cannot say */
 	SG_RA_STATE,	/* AArch64: RA signing state unreadable */
 	SG_CFI_ERROR,	/* libdw gives no row for pcs inside the FDE */
+	SG_SIGNAL,	/* a signal frame: left to the walker's own reader */
 	SG_NREASONS,
 };
 

@@ -22,21 +22,7 @@ n=0
 
 trap 'rm -rf "$TMP"' EXIT
 
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+. selftests/common/tap.sh
 
 have()
 {

@@ -6,7 +6,8 @@
 
 SFC_DIR := $(O)/selftests/sfconv
 
-$(SFC_DIR)/sfverify: selftests/sfconv/sfverify.c $(LIBUWIND) $(LIB_HDRS)
+$(SFC_DIR)/sfverify: selftests/sfconv/sfverify.c selftests/common/dwarf_ops.h \
+		$(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND) -ldw -lelf
 

@@ -40,20 +40,7 @@ mkdir -p "$W"
 : >"$W/build.log"
 n=0
 
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
+. selftests/common/tap.sh
 
 # A field of sfverify's summary line: field FILE NAME.
 field()
@@ -67,7 +54,19 @@ report()
 	awk -v k="$2:" '$1 == k { print $2; exit }' "$1"
 }
 
-# The three per-pc checks of one file.  verify NAME FILE FPREG [gas]
+# sfverify KIND on the file $f and table $t: oracle NAME KIND LABEL.
+# Prints its summary; true when it passed and compared rows.
+oracle()
+{
+	"$SFV" "$2" "$f" "$t" >"$W/$1.$2" 2>&1
+	rc=$?
+	tail -1 "$W/$1.$2" | sed "s/^/# $1: $3: /"
+	[ $rc -eq 0 ] && [ "$(field "$W/$1.$2" compared)" -gt 0 ] && return 0
+	sed 's/^/# /' "$W/$1.$2" | head -20
+	return 1
+}
+
+# The per-pc checks of one file.  verify NAME FILE FPREG [gas]
 verify()
 {
 	name=$1 f=$2 fpreg=$3 gas=${4:-}
@@ -85,36 +84,20 @@ verify()
 	grep -E '^(fdes|text-bytes|described|left-out|no-cfi|table):' \
 		"$W/$name.check" | sed "s/^/# $name: /"
 
-	"$SFV" dwarf "$f" "$t" >"$W/$name.dw" 2>&1
-	rc=$?
-	tail -1 "$W/$name.dw" | sed "s/^/# $name: libdw: /"
 	left=$(report "$W/$name.check" left-out)
-	[ $rc -eq 0 ] && [ "$(field "$W/$name.dw" compared)" -gt 0 ] &&
-		[ "$(field "$W/$name.dw" dwarf-only)" = "$left" ]
-	rc=$?
-	[ $rc -ne 0 ] && sed 's/^/# /' "$W/$name.dw" | head -20
-	ok $rc "$name: every table row = libdw's, no row only where $left bytes are reported left out"
-
+	oracle "$name" dwarf libdw &&
+		[ "$(field "$W/$name.dwarf" dwarf-only)" = "$left" ]
+	ok $? "$name: every table row = libdw's, no row only where $left bytes are reported left out"
 	if [ -z "$QUICK" ]; then
-	readelf --debug-dump=frames-interp "$f" 2>/dev/null |
-		awk -v fp="$fpreg" -f selftests/sfconv/readelf.awk >"$W/$name.rows"
-	"$SFV" rows "$f" "$t" <"$W/$name.rows" >"$W/$name.re" 2>&1
-	rc=$?
-	tail -1 "$W/$name.re" | sed "s/^/# $name: readelf: /"
-	[ $rc -eq 0 ] && [ "$(field "$W/$name.re" compared)" -gt 0 ]
-	rc=$?
-	[ $rc -ne 0 ] && sed 's/^/# /' "$W/$name.re" | head -20
-	ok $rc "$name: every table row = readelf's frames-interp row"
+		readelf --debug-dump=frames-interp "$f" 2>/dev/null |
+			awk -v fp="$fpreg" -f selftests/sfconv/readelf.awk \
+			>"$W/$name.in"
+		oracle "$name" rows readelf <"$W/$name.in"
+		ok $? "$name: every table row = readelf's frames-interp row"
 	fi
-
 	[ -n "$gas" ] || return 0
-	"$SFV" gas "$f" "$t" >"$W/$name.gas" 2>&1
-	rc=$?
-	tail -1 "$W/$name.gas" | sed "s/^/# $name: gas: /"
-	[ $rc -eq 0 ] && [ "$(field "$W/$name.gas" compared)" -gt 0 ]
-	rc=$?
-	[ $rc -ne 0 ] && sed 's/^/# /' "$W/$name.gas" | head -20
-	ok $rc "$name: = the assembler's .sframe wherever both have a row"
+	oracle "$name" gas gas
+	ok $? "$name: = the assembler's .sframe wherever both have a row"
 }
 
 # Build a program here and verify it: vbuild NAME FPREG GAS CC FLAGS...
@@ -182,6 +165,12 @@ vbuild frames-aarch64-pac x29 gas aarch64-linux-gnu-gcc $A64 \
 	-mbranch-protection=standard "$DSRC/frames.c"
 vbuild lib-x86_64-O2.so rbp gas gcc $X86 -fPIC -shared "$DSRC/lib.c"
 verify crash-x86_64-stock "$O/selftests/sfconv/crash" rbp
+# The kernel's vDSO, as this process has it mapped.
+if "$O/selftests/sfconv/crash" vdso >"$W/vdso.so"; then
+	verify vdso-x86_64 "$W/vdso.so" rbp
+else
+	ok 1 "vdso-x86_64: cannot read the vDSO"
+fi
 
 # ---- Hand-written CFI: expressed, FLEX, or left out.
 vbuild rules-x86_64 rbp "" gcc -O2 "$SRC/rules-main.c" "$SRC/rules-x86_64.S"
@@ -206,11 +195,11 @@ check_gaps()
 	done <"$1.gaps"
 }
 got=$(check_gaps "$W/rules-x86_64" "$W/rules-x86_64.uwsf" | sort | tr '\n' ' ')
-want="r_fpundef fp-rule none r_loadadd cfa-rule none r_raval ra-rule none "
+want="r_fpundef fp-rule none r_loadadd cfa-rule none r_raval ra-rule none r_sigframe signal-frame none "
 [ "$got" = "$want" ]
 rc=$?
 [ $rc -ne 0 ] && echo "# got: $got" && echo "# want: $want"
-ok $rc "rules-x86_64: 'load then add' CFA, val_offset RA, undefined FP: left out, with no table row"
+ok $rc "rules-x86_64: 'load then add' CFA, val_offset RA, undefined FP: left out, with no table row; a signal frame left to the walker"
 "$UWIND" dump "$W/rules-x86_64.uwsf" >"$W/rules-x86_64.dump"
 flex=$(grep -c 'flex' "$W/rules-x86_64.dump")
 grep -q 'SFRAME_VERSION_3' "$W/rules-x86_64.dump" && [ "$flex" -ge 2 ] &&

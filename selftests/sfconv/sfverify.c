@@ -43,6 +43,7 @@
 #include <unistd.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+#include "../common/dwarf_ops.h"
 
 #define NTRIALS	2
 #define NREGS	128
@@ -158,24 +159,13 @@ static int run(const struct ctx *c, const struct env *e, const Dwarf_Op *ops,
 			return -1;
 		b = st[--k];
 		a = st[k - 1];
-		switch (op) {
-		case DW_OP_plus: a += b; break;
-		case DW_OP_minus: a -= b; break;
-		case DW_OP_mul: a *= b; break;
-		case DW_OP_and: a &= b; break;
-		case DW_OP_or: a |= b; break;
-		case DW_OP_xor: a ^= b; break;
-		case DW_OP_shl: a = b < 64 ? a << b : 0; break;
-		case DW_OP_shr: a = b < 64 ? a >> b : 0; break;
-		case DW_OP_ge: a = (int64_t)a >= (int64_t)b; break;
-		case DW_OP_gt: a = (int64_t)a > (int64_t)b; break;
-		case DW_OP_le: a = (int64_t)a <= (int64_t)b; break;
-		case DW_OP_lt: a = (int64_t)a < (int64_t)b; break;
-		case DW_OP_eq: a = a == b; break;
-		case DW_OP_ne: a = a != b; break;
-		case DW_OP_swap: st[k++] = a; a = b; break;
-		default: return -1;
+		if (op == DW_OP_swap) {
+			st[k - 1] = b;
+			st[k++] = a;
+			continue;
 		}
+		if (!dw_binop(op, &a, b))
+			return -1;
 		st[k - 1] = a;
 	}
 	if (!k)

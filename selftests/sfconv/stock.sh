@@ -37,20 +37,7 @@ cleanup()
 trap cleanup EXIT
 mkdir -p "$TMP/nodebug"
 
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
+. selftests/common/tap.sh
 
 # -iex: before gdb reads any file (-p attaches before -ex commands run).
 GDBOPTS="-nx -batch -iex 'set debug-file-directory $TMP/nodebug'
@@ -86,6 +73,21 @@ check_tail()
 	}' "$1"
 }
 
+# uwind's frames ($1) = gdb's ($2) down to main; $3: uwind's exit status.
+same_frames()
+{
+	gdb_pcs "$2" >"$2.pcs"
+	uw_pcs "$1" >"$1.pcs"
+	[ "$3" -eq 0 ] && grep -q ' in main ()' "$2" && cmp -s "$2.pcs" "$1.pcs"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		sed 's/^/# uwind: /' "$1"
+		grep '^#' "$2" | sed 's/^/# gdb: /'
+	fi
+	nf=$(wc -l <"$2.pcs")
+	return $rc
+}
+
 # One x86-64 crash: mode $1.
 crash_x86()
 {
@@ -94,18 +96,9 @@ crash_x86()
 		--args "$BIN/crash" "$m" >"$TMP/gdb.$m" 2>&1
 	[ -s "$TMP/core.$m" ] && grep -q ' in main ()' "$TMP/gdb.$m"
 	ok $? "x86-64 $m: gdb wrote a core and its backtrace reaches main"
-	"$UWIND" stack --core "$TMP/core.$m" >"$TMP/uw.$m" 2>"$TMP/uw.$m.err"
-	rc=$?
-	gdb_pcs "$TMP/gdb.$m" >"$TMP/gdb.$m.pcs"
-	uw_pcs "$TMP/uw.$m" >"$TMP/uw.$m.pcs"
-	[ $rc -eq 0 ] && [ -s "$TMP/gdb.$m.pcs" ] &&
-		cmp -s "$TMP/gdb.$m.pcs" "$TMP/uw.$m.pcs"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		sed 's/^/# uwind: /' "$TMP/uw.$m" "$TMP/uw.$m.err"
-		grep '^#' "$TMP/gdb.$m" | sed 's/^/# gdb: /'
-	fi
-	ok $rc "x86-64 $m: uwind stack --core = gdb's frames down to main ($(wc -l <"$TMP/gdb.$m.pcs") frames)"
+	"$UWIND" stack --core "$TMP/core.$m" >"$TMP/uw.$m" 2>&1
+	same_frames "$TMP/uw.$m" "$TMP/gdb.$m" $?
+	ok $? "x86-64 $m: uwind stack --core = gdb's frames down to main ($nf frames)"
 	check_tail "$TMP/uw.$m"
 	ok $? "x86-64 $m: on through libc to _start, the outermost frame, all from tables"
 	"$UWIND" stack --no-convert --core "$TMP/core.$m" >"$TMP/nc.$m" 2>&1
@@ -135,17 +128,11 @@ if have gdb; then
 		sleep 0.1
 		i=$((i + 1))
 	done
-	"$UWIND" stack -p "$pid" >"$TMP/live" 2>"$TMP/live.err"
+	"$UWIND" stack -p "$pid" >"$TMP/live" 2>&1
 	rc=$?
 	eval gdb $GDBOPTS -p "$pid" -ex bt >"$TMP/gdb.live" 2>&1
-	gdb_pcs "$TMP/gdb.live" >"$TMP/gdb.live.pcs"
-	uw_pcs "$TMP/live" >"$TMP/live.pcs"
-	[ $rc -eq 0 ] && grep -q ' in main ()' "$TMP/gdb.live" &&
-		cmp -s "$TMP/gdb.live.pcs" "$TMP/live.pcs"
-	rc=$?
-	[ $rc -ne 0 ] && sed 's/^/# /' "$TMP/live" "$TMP/live.err" &&
-		grep '^#' "$TMP/gdb.live" | sed 's/^/# gdb: /'
-	ok $rc "x86-64 live (stopped in raise inside qsort's comparator): uwind stack -p = gdb -p's frames ($(wc -l <"$TMP/gdb.live.pcs"))"
+	same_frames "$TMP/live" "$TMP/gdb.live" $rc
+	ok $? "x86-64 live (stopped in raise inside qsort's comparator): uwind stack -p = gdb -p's frames ($nf)"
 	check_tail "$TMP/live"
 	ok $? "x86-64 live: on to _start, the outermost frame, all from tables"
 	kill -9 "$pid" 2>/dev/null
@@ -165,19 +152,12 @@ if have qemu-aarch64 && have gdb-multiarch && [ -x "$BIN/crash-a64" ]; then
 	CORE=$(ls "$TMP/q"/qemu_*.core 2>/dev/null | head -n 1)
 	[ -n "$CORE" ]
 	ok $? "aarch64 qsort: qemu-aarch64 wrote a core"
-	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-a64" >"$TMP/a64" \
-		2>"$TMP/a64.err"
+	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-a64" >"$TMP/a64" 2>&1
 	rc=$?
 	eval gdb-multiarch $GDBOPTS -ex bt "$BIN/crash-a64" "$CORE" \
 		>"$TMP/gdb.a64" 2>&1
-	gdb_pcs "$TMP/gdb.a64" >"$TMP/gdb.a64.pcs"
-	uw_pcs "$TMP/a64" >"$TMP/a64.pcs"
-	[ $rc -eq 0 ] && grep -q ' in main ()' "$TMP/gdb.a64" &&
-		cmp -s "$TMP/gdb.a64.pcs" "$TMP/a64.pcs"
-	rc=$?
-	[ $rc -ne 0 ] && sed 's/^/# /' "$TMP/a64" "$TMP/a64.err" &&
-		grep '^#' "$TMP/gdb.a64" | sed 's/^/# gdb: /'
-	ok $rc "aarch64 qsort: uwind stack --core = gdb-multiarch's frames ($(wc -l <"$TMP/gdb.a64.pcs"))"
+	same_frames "$TMP/a64" "$TMP/gdb.a64" $rc
+	ok $? "aarch64 qsort: uwind stack --core = gdb-multiarch's frames ($nf)"
 	check_tail "$TMP/a64"
 	ok $? "aarch64 qsort: on to _start, the outermost frame, all from tables"
 else

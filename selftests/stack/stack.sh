@@ -37,26 +37,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
+. selftests/common/tap.sh
 
 MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
 WORKER_CHAIN="worker_leaf worker_mid worker"

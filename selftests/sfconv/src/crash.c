@@ -10,6 +10,7 @@
  *                    stack (GCC's DRAP: CFA = *(rbp - 8), a FLEX rule)
  *   crash stop       the comparator stops the process (SIGSTOP) once,
  *                    for `uwind stack -p`
+ *   crash vdso       writes the vDSO image it has mapped to stdout
  */
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +66,23 @@ static int __attribute__((noinline)) copy1(size_t n)
 	return copy2(buf, n) + buf[n - 1];
 }
 
+/* The [vdso] mapping's bytes, from /proc/self/maps, to stdout. */
+static int dump_vdso(void)
+{
+	unsigned long lo, hi;
+	char line[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") ||
+		    sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		fclose(f);
+		return fwrite((void *)lo, 1, hi - lo, stdout) == hi - lo ? 0 : 1;
+	}
+	return 1;
+}
+
 /* A VLA and an over-aligned local: GCC realigns the stack with DRAP. */
 static int __attribute__((noinline)) realigned(size_t n)
 {
@@ -89,6 +107,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "memcpy"))
 		return copy1(copy_len) + 1;
+	if (!strcmp(argv[1], "vdso"))
+		return dump_vdso();
 	if (!strcmp(argv[1], "drap"))
 		return realigned(copy_len) + 1;
 	return 2;

@@ -113,6 +113,22 @@ r_raexpr:
 	.cfi_endproc
 	.size	r_raexpr, .-r_raexpr
 
+/* A signal frame (CIE 'S'): left to the walker's trampoline reader. */
+	.globl	r_sigframe
+	.type	r_sigframe, @function
+	nop
+r_sigframe:
+	.cfi_startproc
+	.cfi_signal_frame
+	/* DW_CFA_def_cfa_expression: breg7 160; deref */
+	.cfi_escape 0x0f, 0x04, 0x77, 0xa0, 0x01, 0x06
+	/* DW_CFA_expression rip: breg7 168 */
+	.cfi_escape 0x10, 0x10, 0x03, 0x77, 0xa8, 0x01
+	mov	$15, %rax
+	syscall
+	.cfi_endproc
+	.size	r_sigframe, .-r_sigframe
+
 /* The outermost frame: RA undefined. */
 	.globl	r_outer
 	.type	r_outer, @function
