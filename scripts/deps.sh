@@ -28,6 +28,11 @@ for p in $PKGS; do
 	fi
 done
 
+# The arm64 guest's kernel, headers, perf and busybox: downloaded from the
+# Debian archive into a cache and extracted, never installed (apt-get and
+# dpkg-deb only; nothing to do once cached).
+sh "$(dirname "$0")/deps-arm64.sh" >/dev/null
+
 [ -z "$missing" ] && exit 0
 
 echo "deps: installing:$missing" >&2
