@@ -499,6 +499,37 @@ bad:
 	return -1;
 }
 
+void elf_func_syms(Elf *elf, Elf64_Word type,
+		   void (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
+		   void *ctx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
+		    !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = d ? d->d_size / sh.sh_entsize : 0;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sym;
+			int st;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			st = GELF_ST_TYPE(sym.st_info);
+			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			fn(ctx, &sym, elf_strptr(elf, sh.sh_link, sym.st_name));
+		}
+	}
+}
+
 /* The GNU build-id note in d, if any: its length, bytes into id. */
 static size_t note_build_id(Elf_Data *d, uint8_t *id, size_t max)
 {

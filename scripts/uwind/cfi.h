@@ -4,7 +4,8 @@
  * elfutils' libdw: the list of FDEs (libdw finds rows by address but has
  * no call that lists its FDEs with their ranges) and, for AArch64, where
  * the return address is signed (DW_CFA_AARCH64_negate_ra_state, which
- * libdw 0.188 executes as a no-op).
+ * libdw 0.188 executes as a no-op); and what the tool reads of an ELF
+ * file around them: sections, function symbols, the build-id.
  */
 #ifndef UWIND_TOOL_CFI_H
 #define UWIND_TOOL_CFI_H
@@ -77,6 +78,15 @@ const struct cfi_cie *cfi_find_cie(const struct cfi_list *l, Dwarf_Off off);
  */
 long cfi_ra_toggles(const struct cfi_sec *s, const struct cfi_cie *cie,
 		    const struct cfi_fde *fde, uint64_t **out);
+
+/*
+ * Call fn for every defined function symbol (STT_FUNC, STT_GNU_IFUNC,
+ * value not 0) of the symbol tables of type (SHT_SYMTAB, SHT_DYNSYM),
+ * with its name (NULL or "" when it has none).
+ */
+void elf_func_syms(Elf *elf, Elf64_Word type,
+		   void (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
+		   void *ctx);
 
 /* The ELF file's GNU build-id: length (0: none), bytes into id (<= max). */
 size_t cfi_build_id(Elf *elf, uint8_t *id, size_t max);

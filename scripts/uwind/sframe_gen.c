@@ -58,6 +58,7 @@
 
 #define MAX_FRES	0xffff	/* V3 counts an FDE's FREs in 16 bits */
 #define MAX_REP		255	/* PCMASK repetition size: 8 bits */
+#define MAX_PC_ROWS	(1u << 20)	/* bytes a pc-dependent row may span */
 #define EVAL_DEPTH	16
 
 /* One run of pcs with the same three rules. */
@@ -535,9 +536,17 @@ static uint64_t pc_rows(struct gen *g, Dwarf_Frame *fr, uint64_t start,
 {
 	size_t n = end - start, i, p;
 	uint64_t described = 0;
-	struct orow *v = stk_xrealloc(NULL, n, sizeof(*v));
-	int *why = stk_xrealloc(NULL, n, sizeof(*why));
+	struct orow *v;
+	int *why;
 	bool dep;
+
+	/* A PLT is a few KB: a pc-dependent rule over more is not one. */
+	if (n > MAX_PC_ROWS) {
+		add_gap(g, start, end, SG_CFA_EXPR);
+		return 0;
+	}
+	v = stk_xrealloc(NULL, n, sizeof(*v));
+	why = stk_xrealloc(NULL, n, sizeof(*why));
 
 	for (i = 0; i < n; i++) {
 		why[i] = classify(g, fr, start + i, &v[i], &dep);
@@ -1042,35 +1051,20 @@ static void find_nocfi(struct gen *g)
 }
 
 /* Function symbols (.symtab, else .dynsym) and those without CFI. */
+static void count_sym(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct gen *g = ctx;
+
+	(void)name;
+	if (!sym->st_size || !text_at(g, sym->st_value))
+		return;
+	g->r->st.syms++;
+	g->r->st.syms_nocfi += !is_done(g, sym->st_value);
+}
+
 static void count_syms(struct gen *g, Elf64_Word type)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(g->elf, scn))) {
-		Elf_Data *d;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		n = d ? d->d_size / sh.sh_entsize : 0;
-		for (i = 0; i < n; i++) {
-			GElf_Sym sym;
-			int st;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			st = GELF_ST_TYPE(sym.st_info);
-			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_size ||
-			    !text_at(g, sym.st_value))
-				continue;
-			g->r->st.syms++;
-			g->r->st.syms_nocfi += !is_done(g, sym.st_value);
-		}
-	}
+	elf_func_syms(g->elf, type, count_sym, g);
 }
 
 /* ---- writing the table ---- */

@@ -43,6 +43,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cfi.h"
 #include "sframe_gen.h"
 #include "stack.h"
 
@@ -294,49 +295,27 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void load_syms(struct stk_file *f, Elf64_Word type)
+static void add_sym(void *ctx, const GElf_Sym *sym, const char *name)
 {
-	Elf_Scn *scn = NULL;
+	struct stk_file *f = ctx;
 	GElf_Ehdr eh;
-	GElf_Shdr sh;
 	/* ARM: bit 0 of a function symbol's value marks Thumb code. */
 	uint64_t mask = gelf_getehdr(f->elf, &eh) && eh.e_machine == EM_ARM ?
 			~(uint64_t)1 : ~(uint64_t)0;
 
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		Elf_Data *d;
-		size_t i, n;
+	if (!name || !*name)
+		return;
+	f->syms = stk_xrealloc(f->syms, f->nsyms + 1, sizeof(*f->syms));
+	f->syms[f->nsyms].addr = sym->st_value & mask;
+	f->syms[f->nsyms].size = sym->st_size;
+	f->syms[f->nsyms].name = name;
+	f->syms[f->nsyms].bind = GELF_ST_BIND(sym->st_info);
+	f->nsyms++;
+}
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		n = d->d_size / sh.sh_entsize;
-		for (i = 0; i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			int st;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			st = GELF_ST_TYPE(sym.st_info);
-			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
-				continue;
-			name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			f->syms = stk_xrealloc(f->syms, f->nsyms + 1,
-					       sizeof(*f->syms));
-			f->syms[f->nsyms].addr = sym.st_value & mask;
-			f->syms[f->nsyms].size = sym.st_size;
-			f->syms[f->nsyms].name = name;
-			f->syms[f->nsyms].bind = GELF_ST_BIND(sym.st_info);
-			f->nsyms++;
-		}
-	}
+static void load_syms(struct stk_file *f, Elf64_Word type)
+{
+	elf_func_syms(f->elf, type, add_sym, f);
 }
 
 int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap)

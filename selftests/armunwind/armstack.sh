@@ -17,17 +17,8 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
 n=0
-
-trap 'rm -rf "$TMP"' EXIT
-
 . selftests/common/tap.sh
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
 
 CHAIN="ac_leaf ac_noret ac_big_frame ac_alloca ac_recurse ac_recurse ac_recurse ac_recurse ac_run main"
 

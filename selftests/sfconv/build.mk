@@ -7,6 +7,7 @@
 SFC_DIR := $(O)/selftests/sfconv
 
 $(SFC_DIR)/sfverify: selftests/sfconv/sfverify.c selftests/common/dwarf_ops.h \
+		selftests/common/elfscn.h \
 		$(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND) -ldw -lelf
@@ -25,7 +26,7 @@ $(SFC_DIR)/crash-a64: selftests/sfconv/src/crash.c
 
 ALL_TARGETS += $(SFC_DIR)/crash $(SFC_DIR)/crash-a64
 
-$(SFC_DIR)/sfmutate: selftests/sfconv/sfmutate.c
+$(SFC_DIR)/sfmutate: selftests/sfconv/sfmutate.c selftests/common/elfscn.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< -lelf
 

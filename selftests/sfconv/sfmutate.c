@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../common/elfscn.h"
 
 static uint64_t state;
 
@@ -23,25 +24,13 @@ static uint64_t rnd(void)
 
 static int find(Elf *elf, const char *want, uint64_t *off, uint64_t *size)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstr;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(elf, &shstr))
+	if (!test_find_scn(elf, want, &sh))
 		return -1;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstr, sh.sh_name);
-		if (name && !strcmp(name, want) && sh.sh_type != SHT_NOBITS) {
-			*off = sh.sh_offset;
-			*size = sh.sh_size;
-			return 0;
-		}
-	}
-	return -1;
+	*off = sh.sh_offset;
+	*size = sh.sh_size;
+	return 0;
 }
 
 int main(int argc, char **argv)

@@ -44,6 +44,7 @@
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
 #include "../common/dwarf_ops.h"
+#include "../common/elfscn.h"
 
 #define NTRIALS	2
 #define NREGS	128
@@ -366,34 +367,21 @@ static int load_table(struct ctx *c, const char *arg)
 }
 
 /* The file's own .sframe section, at its address. */
-static int load_gas(struct ctx *c, Elf *elf, struct uw_sframe *sf)
+static int load_gas(Elf *elf, struct uw_sframe *sf)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstr;
+	Elf_Scn *scn;
 	GElf_Shdr sh;
+	Elf_Data *d;
+	struct uw_span s;
 
-	if (elf_getshdrstrndx(elf, &shstr))
+	scn = test_find_scn(elf, ".sframe", &sh);
+	d = scn ? elf_rawdata(scn, NULL) : NULL;
+	if (!d)
 		return -1;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-		Elf_Data *d;
-		struct uw_span s;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstr, sh.sh_name);
-		if (!name || strcmp(name, ".sframe"))
-			continue;
-		d = elf_rawdata(scn, NULL);
-		if (!d)
-			return -1;
-		s.data = d->d_buf;
-		s.size = d->d_size;
-		s.addr = sh.sh_addr;
-		(void)c;
-		return uw_sframe_init(sf, &s) ? -1 : 0;
-	}
-	return -1;
+	s.data = d->d_buf;
+	s.size = d->d_size;
+	s.addr = sh.sh_addr;
+	return uw_sframe_init(sf, &s) ? -1 : 0;
 }
 
 struct text {
@@ -658,7 +646,7 @@ static int mode_gas(struct ctx *c, Elf *elf)
 	size_t nt, i;
 	int k;
 
-	if (load_gas(c, elf, &gas)) {
+	if (load_gas(elf, &gas)) {
 		fprintf(stderr, "sfverify: no readable .sframe\n");
 		return -1;
 	}

@@ -23,21 +23,9 @@ set -u
 O=${1:-build}
 UWIND=$(cd "$O" && pwd)/uwind
 BIN=$(cd "$O/selftests/sfconv" && pwd)
-TMP=$(mktemp -d)
-PIDS=""
 n=0
-
-cleanup()
-{
-	for p in $PIDS; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-mkdir -p "$TMP/nodebug"
-
 . selftests/common/tap.sh
+mkdir -p "$TMP/nodebug"
 
 # -iex: before gdb reads any file (-p attaches before -ex commands run).
 GDBOPTS="-nx -batch -iex 'set debug-file-directory $TMP/nodebug'

@@ -24,20 +24,9 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
-PIDS=""
 n=0
-
-cleanup()
-{
-	for p in $PIDS; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
 . selftests/common/tap.sh
+
 
 MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
 WORKER_CHAIN="worker_leaf worker_mid worker"
