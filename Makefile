@@ -118,6 +118,7 @@ demo: deps build-all
 
 bench: deps build-all
 	@sh scripts/bench.sh
+	@sh scripts/bench-sfconv.sh
 	@sh scripts/bench-kernel.sh
 
 clean:

@@ -8,7 +8,7 @@
 set -eu
 
 PKGS="
-make gcc libc6-dev
+make gcc libc6-dev python3
 clang-14 llvm-14 libclang-rt-14-dev
 libelf-dev libdw-dev elfutils
 gdb gdb-multiarch valgrind

@@ -52,6 +52,10 @@ int cmd_chrome_dump(int argc, char **argv);
 int cmd_chrome_lookup(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+/* SFrame tables made from DWARF CFI (sframe_cmd.c). */
+int cmd_sframe(int argc, char **argv);
+int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
+		   uint64_t bias, struct tool_table *t);
 
 /* Common option parsing for --sframe RAW --vaddr ADDR or FILE. */
 struct table_opts {

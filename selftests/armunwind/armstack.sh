@@ -17,15 +17,8 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
 . "$(dirname "$0")/../common/tap.sh"
-
-trap 'rm -rf "$TMP"' EXIT
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
+tap_scratch
 
 CHAIN="ac_leaf ac_noret ac_big_frame ac_alloca ac_recurse ac_recurse ac_recurse ac_recurse ac_run main"
 
@@ -65,7 +58,7 @@ qemu_core()
 tap_begin 29
 
 for mode in arm thumb; do
-	if ! have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
+	if ! tap_have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
 		for d in core chain ehabi gdb pcs; do
 			tap_skip "$mode: $d" "no qemu-arm or no crash-$mode"
 		done
@@ -100,7 +93,7 @@ for mode in arm thumb; do
 	[ $rc -eq 0 ] && [ "$(cut -d' ' -f1 "$TMP/uwcf.$mode" | tr '\n' ' ')" = \
 			   "$CHAIN " ] && [ "$out" = "[chrome]" ]
 	tap_result $? "$mode core: --chrome TABLE gives the same chain, all [chrome]"
-	if have gdb-multiarch; then
+	if tap_have gdb-multiarch; then
 		gdb-multiarch -nx -batch -ex bt "$BIN/crash-$mode" "$CORE" \
 			>"$TMP/gdb.$mode" 2>/dev/null
 		gdb_frames "$TMP/gdb.$mode" >"$TMP/gdbf.$mode"
@@ -145,7 +138,7 @@ sig_core()
 
 for mode in arm thumb; do
 	for how in libc frame rtframe; do
-		if ! have qemu-arm || [ ! -f "$BIN/sigcrash-$mode" ]; then
+		if ! tap_have qemu-arm || [ ! -f "$BIN/sigcrash-$mode" ]; then
 			tap_skip "$mode $how: signal frame chain" "no qemu-arm or sigcrash-$mode"
 			tap_skip "$mode $how: interrupted pc" "no qemu-arm or sigcrash-$mode"
 			continue

@@ -14,6 +14,10 @@
 #   tap_end              the plan "1..K" unless tap_begin printed one;
 #                        returns 1 if a test failed: end the script with it
 #
+# Not TAP, but what the shell tests also share: tap_have CMD (is CMD
+# installed?), and tap_scratch, which makes a scratch directory $TMP,
+# removed at exit with every process whose pid the script adds to $PIDS.
+#
 # For runners: tap_plan_error FILE prints why the TAP in FILE has no
 # plan that fits its test lines (none, two, or another count), or
 # nothing when it fits.
@@ -98,4 +102,24 @@ tap_plan_error()
 		[ "$tap_planned" -eq "$tap_lines" ] ||
 			echo "planned $tap_planned tests but printed $tap_lines"
 	fi
+}
+
+tap_have()
+{
+	command -v "$1" >/dev/null 2>&1
+}
+
+tap_cleanup()
+{
+	for tap_pid in $PIDS; do
+		kill -9 "$tap_pid" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+
+tap_scratch()
+{
+	TMP=$(mktemp -d)
+	PIDS=""
+	trap tap_cleanup EXIT
 }

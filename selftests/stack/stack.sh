@@ -24,23 +24,8 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
-PIDS=""
 . "$(dirname "$0")/../common/tap.sh"
-
-cleanup()
-{
-	for p in $PIDS; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
+tap_scratch
 
 MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
 WORKER_CHAIN="worker_leaf worker_mid worker"
@@ -111,7 +96,7 @@ start_stopped()
 tap_begin 27
 
 # ---- x86-64: gcore of a stopped two-thread process, and the live process.
-if have gcore && start_stopped stop; then
+if tap_have gcore && start_stopped stop; then
 	gcore -o "$TMP/core" "$pid" >/dev/null 2>&1
 	CORE=$TMP/core.$pid
 	[ -s "$CORE" ]
@@ -131,7 +116,7 @@ if have gcore && start_stopped stop; then
 	      awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' | sort -u)
 	[ "$out" = "[sframe]" ]
 	tap_result $? "x86-64 core: frames up to main unwound by [sframe]"
-	if have eu-stack; then
+	if tap_have eu-stack; then
 		eu-stack --core "$CORE" -e "$BIN/chain" >"$TMP/eu.txt" 2>/dev/null
 		eu_names "$TMP/eu.txt" >"$TMP/eu.names"
 		[ -s "$TMP/eu.names" ] && cmp -s "$TMP/uw.names" "$TMP/eu.names"
@@ -139,7 +124,7 @@ if have gcore && start_stopped stop; then
 	else
 		tap_skip "x86-64 core: same functions as eu-stack" "no eu-stack"
 	fi
-	if have gdb; then
+	if tap_have gdb; then
 		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
 			>"$TMP/gdb.txt" 2>/dev/null
 		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
@@ -177,7 +162,7 @@ else
 fi
 
 # ---- x86-64: a signal handler frame in the chain.
-if have gcore && start_stopped sigstop; then
+if tap_have gcore && start_stopped sigstop; then
 	gcore -o "$TMP/sig" "$pid" >/dev/null 2>&1
 	CORE=$TMP/sig.$pid
 	kill -9 "$pid"
@@ -195,7 +180,7 @@ sig_raise signal" ] || [ "$out" = "on_usr1 [sframe]
 __restore_rt [sigframe]
 sig_raise signal" ]
 	tap_result $? "x86-64 signal core: trampoline frame [sigframe], then an exact-pc frame"
-	if have eu-stack; then
+	if tap_have eu-stack; then
 		eu-stack --core "$CORE" -e "$BIN/chain" >"$TMP/eu.txt" 2>/dev/null
 		eu_names "$TMP/eu.txt" >"$TMP/eu.names"
 		[ -s "$TMP/eu.names" ] && cmp -s "$TMP/sig.names" "$TMP/eu.names"
@@ -203,7 +188,7 @@ sig_raise signal" ]
 	else
 		tap_skip "x86-64 signal core: same functions as eu-stack" "no eu-stack"
 	fi
-	if have gdb; then
+	if tap_have gdb; then
 		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
 			>"$TMP/gdb.txt" 2>/dev/null
 		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
@@ -230,7 +215,7 @@ qemu_core()
 	ls "$TMP/q.$1"/qemu_*.core 2>/dev/null | head -n 1
 }
 
-if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
+if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	CORE=$(qemu_core crash)
 	[ -n "$CORE" ]
 	tap_result $? "aarch64: qemu-aarch64 wrote a core for the crash"
@@ -244,7 +229,7 @@ if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	      "$TMP/a64.txt" | sort -u)
 	[ "$out" = "[sframe]" ]
 	tap_result $? "aarch64 core: frames up to main unwound by [sframe]"
-	if have gdb-multiarch; then
+	if tap_have gdb-multiarch; then
 		gdb-multiarch -nx -batch -ex 'thread apply all bt' \
 			"$BIN/chain-a64" "$CORE" >"$TMP/gdb.txt" 2>/dev/null
 		gdb_names "$TMP/gdb.txt" | cut -d' ' -f2- >"$TMP/gdb.names"
