@@ -441,6 +441,35 @@ static void place_file(struct stk_target *t, struct stk_file *f)
 	}
 }
 
+/*
+ * A table is checked whole before the walk uses it, as the kernel module
+ * does: one that fails is refused (its frames fall back to frame
+ * pointers) rather than stopping walks half-way.
+ */
+static int check_table(int (*fn)(const void *, struct uw_check *),
+		       const void *table)
+{
+	struct uw_check c;
+
+	uw_check_start(&c, 0);
+	return fn(table, &c);
+}
+
+static int sframe_check(const void *t, struct uw_check *c)
+{
+	return uw_sframe_check(t, c);
+}
+
+static int ehabi_check(const void *t, struct uw_check *c)
+{
+	return uw_ehabi_check(t, c);
+}
+
+static int chrome_check(const void *t, struct uw_check *c)
+{
+	return uw_chrome_check(t, c);
+}
+
 static void add_module(struct stk_target *t, struct stk_file *f,
 		       uint64_t start, uint64_t end)
 {
@@ -453,6 +482,8 @@ static void add_module(struct stk_target *t, struct stk_file *f,
 	memset(m, 0, sizeof(*m));
 	m->start = start;
 	m->end = end;
+	/* The tables keep the file's addresses: the module carries the bias. */
+	m->bias = (uint64_t)f->bias;
 	m->sframe = f->has_sframe ? &f->sf : NULL;
 	m->ehabi = f->has_ehabi ? &f->eh : NULL;
 	t->mod_file[t->nmods++] = f;
@@ -523,10 +554,9 @@ static void load_ehabi(struct stk_target *t, struct stk_file *f)
 		    file_span(f, ph.p_offset, ph.p_filesz, ph.p_vaddr, &seg))
 			extab = seg;
 	}
-	exidx.addr += (uint64_t)f->bias;
-	extab.addr += (uint64_t)f->bias;
 	err = uw_ehabi_init(&f->eh, &exidx, extab.data ? &extab : NULL,
 			    eh.e_ident[EI_DATA] == ELFDATA2MSB);
+	err = err ? err : check_table(ehabi_check, &f->eh);
 	if (err)
 		fprintf(stderr, "uwind: %s: .ARM.exidx: %s\n", f->path,
 			uw_strerror(err));
@@ -586,8 +616,8 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 		fprintf(stderr, "uwind: %s: cannot read SFrame section\n",
 			f->path);
 	if (!err) {
-		f->tab.span.addr += (uint64_t)f->bias;
 		err = uw_sframe_init(&f->sf, &f->tab.span);
+		err = err ? err : check_table(sframe_check, &f->sf);
 		if (err)
 			fprintf(stderr, "uwind: %s: SFrame: %s\n", f->path,
 				uw_strerror(err));
@@ -822,14 +852,18 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 		for (i = 0; i < n; i++) {
 			if (gelf_getphdr(f->elf, (int)i, &ph) &&
 			    ph.p_type == PT_LOAD) {
-				text_start = ph.p_vaddr + (uint64_t)f->bias;
+				text_start = ph.p_vaddr;
 				break;
 			}
 		}
 	}
 	if (tool_load_raw(table, 0, tab))
 		return -1;
+	/* The table, as the file's other tables, at link-time addresses. */
+	if (text)
+		text_start -= (uint64_t)f->bias;
 	err = uw_chrome_init(ct, &tab->span, text_start, t->big_endian);
+	err = err ? err : check_table(chrome_check, ct);
 	if (err) {
 		fprintf(stderr, "uwind: %s: bad Chrome table: %s\n", table,
 			uw_strerror(err));

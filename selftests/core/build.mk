@@ -16,3 +16,19 @@ $(CORE_T_DIR)/test_core: selftests/core/test_core.c \
 ALL_TARGETS += $(CORE_T_DIR)/test_core
 TESTS += $(CORE_T_DIR)/test_core
 SAN_TESTS += $(CORE_T_DIR)/test_core
+
+# uwind verify on tables built here (x86-64 SFrame, ARM EHABI, Chrome).
+$(CORE_T_DIR)/vprog-x86_64: selftests/core/vprog.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -fomit-frame-pointer -Wa,--gsframe -o $@ $<
+
+$(CORE_T_DIR)/vprog-arm: selftests/core/vprog.c
+	@mkdir -p $(dir $@)
+	arm-linux-gnueabihf-gcc -O2 -g -funwind-tables -o $@ $<
+
+CORE_VERIFY := sh,selftests/core/verify.sh,$(TOOL),$(CORE_T_DIR)
+
+ifeq ($(SAN),)
+ALL_TARGETS += $(CORE_T_DIR)/vprog-x86_64 $(CORE_T_DIR)/vprog-arm
+TESTS += $(CORE_VERIFY)
+endif

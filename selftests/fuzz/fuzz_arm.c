@@ -8,6 +8,10 @@
  * seeds), then the exidx bytes, the extab or Chrome blob, and the rest
  * as a stack image.  Each table is copied into a buffer of exactly its
  * size so ASan sees any over-read; the accessor fails outside the image.
+ *
+ * The whole-table checks (uw_ehabi_check, uw_chrome_check) must give the
+ * same verdict in chunks as in one call, and a table they accept must
+ * never fail a lookup or an opcode run with a format error.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +50,47 @@ static void *dup(const uint8_t *p, size_t n)
 	return q;
 }
 
+/* A format error: what a checked table must never give again. */
+static bool format_error(int err)
+{
+	return err == UW_EBOUNDS || err == UW_EMAGIC || err == UW_EVERSION ||
+	       err == UW_EHEADER || err == UW_EUNSORTED || err == UW_EBADDATA;
+}
+
+/*
+ * A whole-table check in one call and in chunks of limit units: the
+ * same verdict at the same entry.  True when the table passed.
+ */
+static bool check_table(int (*fn)(const void *, struct uw_check *),
+			const void *t, uint32_t limit)
+{
+	struct uw_check c;
+	uint32_t item;
+	int one, ret;
+
+	uw_check_start(&c, 0);
+	one = fn(t, &c);
+	CHECK(one == UW_CHECK_DONE || (one < 0 && one >= UW_ERR_MIN));
+	item = c.item;
+	uw_check_start(&c, limit);
+	/* Each call checks at least one unit: bounded by the table. */
+	do
+		ret = fn(t, &c);
+	while (ret == UW_CHECK_MORE);
+	CHECK(ret == one && (one == UW_CHECK_DONE || c.item == item));
+	return one == UW_CHECK_DONE;
+}
+
+static int ehabi_check(const void *t, struct uw_check *c)
+{
+	return uw_ehabi_check(t, c);
+}
+
+static int chrome_check(const void *t, struct uw_check *c)
+{
+	return uw_chrome_check(t, c);
+}
+
 static void regs_init(struct uw_regs *r, const uint8_t *h, uint64_t base,
 		      size_t stack_size, uint64_t text)
 {
@@ -60,7 +105,7 @@ static void regs_init(struct uw_regs *r, const uint8_t *h, uint64_t base,
 }
 
 static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
-		      const struct uw_regs *seed)
+		      const struct uw_regs *seed, bool checked)
 {
 	struct uw_ehabi_entry e;
 	struct uw_regs r;
@@ -69,7 +114,9 @@ static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
 	int n, err;
 
 	for (i = 0; i < eh->count && i < 64; i++) {
-		if (uw_ehabi_entry(eh, i, &e))
+		err = uw_ehabi_entry(eh, i, &e);
+		CHECK(!checked || !err);
+		if (err)
 			continue;
 		CHECK(e.kind <= UW_EHABI_KIND_GENERIC);
 		/* Every opcode byte stream ends: at most 3 + 255 * 4 bytes. */
@@ -80,13 +127,18 @@ static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
 		r = *seed;
 		err = uw_ehabi_exec(eh, &e.ops, cfg, &r);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
+		CHECK(!checked || !format_error(err));
 		if (!err)
 			CHECK((r.valid >> UW_ARM_PC) & 1);
+	}
+	for (i = 0; checked && i < 64; i++) {
+		err = uw_ehabi_find(eh, cfg->mods->start + 0x101 * i, &e);
+		CHECK(err == 0 || err == UW_ENOENT);
 	}
 }
 
 static void chrome_api(const struct uw_chrome *ct, const struct uw_walk_cfg *cfg,
-		       const struct uw_regs *seed, uint64_t text)
+		       const struct uw_regs *seed, uint64_t text, bool checked)
 {
 	struct uw_chrome_loc loc;
 	struct uw_regs r;
@@ -94,13 +146,16 @@ static void chrome_api(const struct uw_chrome *ct, const struct uw_walk_cfg *cfg
 	int err;
 
 	for (pc = text; pc < text + 0x40000; pc += 0x1f3) {
-		if (uw_chrome_find(ct, pc, &loc))
+		err = uw_chrome_find(ct, pc, &loc);
+		CHECK(!checked || err == 0 || err == UW_ENOENT);
+		if (err)
 			continue;
 		CHECK(loc.fn_start <= (pc & ~(uint64_t)1));
 		CHECK(loc.insn < ct->insn_size);
 		r = *seed;
 		err = uw_chrome_exec(ct, &loc, cfg, &r);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
+		CHECK(!checked || !format_error(err));
 	}
 }
 
@@ -169,11 +224,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The blob is the first part; the text starts at text. */
 		if (!uw_chrome_init(&ct, &a, text, be)) {
 			mod.chrome = &ct;
-			chrome_api(&ct, &cfg, &regs, text);
+			chrome_api(&ct, &cfg, &regs, text,
+				   check_table(chrome_check, &ct, 1 + h[20] % 16));
 		}
 	} else if (!uw_ehabi_init(&eh, &a, &b, be)) {
 		mod.ehabi = &eh;
-		ehabi_api(&eh, &cfg, &regs);
+		ehabi_api(&eh, &cfg, &regs,
+			  check_table(ehabi_check, &eh, 1 + h[20] % 16));
 	}
 
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[16] % 32, &res);
