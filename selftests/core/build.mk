@@ -32,3 +32,7 @@ ifeq ($(SAN),)
 ALL_TARGETS += $(CORE_T_DIR)/vprog-x86_64 $(CORE_T_DIR)/vprog-arm
 TESTS += $(CORE_VERIFY)
 endif
+
+# The public headers as an API: kernel-doc clean and complete, nothing
+# outside uwind's namespace, env.h replaceable (api.sh; about 2 s).
+TESTS += sh,selftests/core/api.sh,$(O)
