@@ -104,7 +104,7 @@ static inline uwi_must_check int uwi_rd64(const struct uw_span *s,
 	return uwi_rd(s, off, 8, be, v);
 }
 
-/* Sign-extend the low n bytes (1..8) of v, without implementation-defined shifts. */
+/* Sign-extend the low n bytes (1..8) of v, no implementation-defined shift. */
 static inline int64_t uwi_sext(uint64_t v, unsigned int n)
 {
 	uint64_t m;
