@@ -9,15 +9,23 @@
 #include "arm_exec.h"
 
 /*
- * After an opcode sequence ran on the cursor: the caller's sp, whether
- * its return address came from lr (an unchanged sp is then progress),
- * and the registers a call leaves unknown (r0-r3, r12, lr) dropped.
+ * Run the opcodes v is set up for on the cursor's registers; then the
+ * caller's sp, whether its return address came from lr (an unchanged sp
+ * is then progress), and the registers a call leaves unknown (r0-r3,
+ * r12, lr) dropped.
  */
-static int arm_done(struct uw_cursor *cur, bool lr_known, uint64_t lr)
+static uwi_always_inline int arm_run(struct uw_cursor *cur,
+				      const struct uw_walk_cfg *cfg,
+				      struct uwi_arm_vrs *v)
 {
-	uint64_t pc, sp;
+	uint64_t lr = 0, pc, sp;
+	bool lr_known = uw_reg_get(&cur->regs, UW_ARM_LR, &lr);
 	unsigned int r;
+	int err;
 
+	err = uwi_arm_exec(v, cfg);
+	if (err)
+		return err;
 	if (!uw_reg_get(&cur->regs, UW_ARM_PC, &pc) ||
 	    !uw_reg_get(&cur->regs, UW_ARM_SP, &sp))
 		return UW_EREG;
@@ -35,9 +43,6 @@ int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		   uint64_t pc)
 {
 	struct uw_ehabi_entry *e = &cur->scratch.ehabi.e;
-	struct uwi_arm_vrs *v = &cur->scratch.ehabi.vrs;
-	uint64_t lr = 0;
-	bool lr_known = uw_reg_get(&cur->regs, UW_ARM_LR, &lr);
 	int err;
 
 	(void)a;
@@ -49,9 +54,8 @@ int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	/* No unwind information here: let frame pointers try. */
 	if (e->kind == UW_EHABI_KIND_CANTUNWIND)
 		return UWI_NEXT;
-	uwi_arm_vrs_ehabi(v, &cur->regs, eh, &e->ops);
-	err = uwi_arm_exec(v, cfg);
-	return err ? err : arm_done(cur, lr_known, lr);
+	uwi_arm_vrs_ehabi(&cur->scratch.ehabi.vrs, &cur->regs, eh, &e->ops);
+	return arm_run(cur, cfg, &cur->scratch.ehabi.vrs);
 }
 
 /* ARM: the same from Chrome's tables. */
@@ -60,9 +64,6 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    uint64_t pc)
 {
 	struct uw_chrome_loc *loc = &cur->scratch.chrome.loc;
-	struct uwi_arm_vrs *v = &cur->scratch.chrome.vrs;
-	uint64_t lr = 0, sp;
-	bool lr_known = uw_reg_get(&cur->regs, UW_ARM_LR, &lr);
 	int err;
 
 	(void)a;
@@ -71,13 +72,12 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	err = uw_chrome_find(ct, pc, loc);
 	if (err)
 		return err == UW_ENOENT ? UWI_NEXT : err;
-	uwi_arm_vrs_bytes(v, &cur->regs, ct->blob.data + ct->insn_off,
-			  ct->insn_size, loc->insn);
-	err = uwi_arm_exec(v, cfg);
-	err = err ? err : arm_done(cur, lr_known, lr);
+	uwi_arm_vrs_bytes(&cur->scratch.chrome.vrs, &cur->regs,
+			  ct->blob.data + ct->insn_off, ct->insn_size,
+			  loc->insn);
+	err = arm_run(cur, cfg, &cur->scratch.chrome.vrs);
 	/* Chromium's per-frame check: a caller's sp is 8-byte aligned. */
-	if (err == UWI_STEPPED && uw_reg_get(&cur->regs, UW_ARM_SP, &sp) &&
-	    (sp & 7))
+	if (err == UWI_STEPPED && (cur->cfa & 7))
 		return UW_EALIGN;
 	return err;
 }

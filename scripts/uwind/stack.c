@@ -441,35 +441,6 @@ static void place_file(struct stk_target *t, struct stk_file *f)
 	}
 }
 
-/*
- * A table is checked whole before the walk uses it, as the kernel module
- * does: one that fails is refused (its frames fall back to frame
- * pointers) rather than stopping walks half-way.
- */
-static int check_table(int (*fn)(const void *, struct uw_check *),
-		       const void *table)
-{
-	struct uw_check c;
-
-	uw_check_start(&c, 0);
-	return fn(table, &c);
-}
-
-static int sframe_check(const void *t, struct uw_check *c)
-{
-	return uw_sframe_check(t, c);
-}
-
-static int ehabi_check(const void *t, struct uw_check *c)
-{
-	return uw_ehabi_check(t, c);
-}
-
-static int chrome_check(const void *t, struct uw_check *c)
-{
-	return uw_chrome_check(t, c);
-}
-
 static void add_module(struct stk_target *t, struct stk_file *f,
 		       uint64_t start, uint64_t end)
 {
@@ -515,6 +486,7 @@ static void load_ehabi(struct stk_target *t, struct stk_file *f)
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	GElf_Phdr ph;
+	struct uw_check chk;
 	int err;
 
 	if (t->arch != UW_ARCH_ARM || !gelf_getehdr(f->elf, &eh) ||
@@ -556,7 +528,9 @@ static void load_ehabi(struct stk_target *t, struct stk_file *f)
 	}
 	err = uw_ehabi_init(&f->eh, &exidx, extab.data ? &extab : NULL,
 			    eh.e_ident[EI_DATA] == ELFDATA2MSB);
-	err = err ? err : check_table(ehabi_check, &f->eh);
+	/* Checked whole, as the kernel module does: a bad index is left out. */
+	uw_check_start(&chk, 0);
+	err = err ? err : uw_ehabi_check(&f->eh, &chk);
 	if (err)
 		fprintf(stderr, "uwind: %s: .ARM.exidx: %s\n", f->path,
 			uw_strerror(err));
@@ -599,6 +573,7 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 {
 	size_t i, n;
 	GElf_Phdr ph;
+	struct uw_check chk;
 	int err;
 
 	if (!f->elf)
@@ -617,7 +592,8 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 			f->path);
 	if (!err) {
 		err = uw_sframe_init(&f->sf, &f->tab.span);
-		err = err ? err : check_table(sframe_check, &f->sf);
+		uw_check_start(&chk, 0);
+		err = err ? err : uw_sframe_check(&f->sf, &chk);
 		if (err)
 			fprintf(stderr, "uwind: %s: SFrame: %s\n", f->path,
 				uw_strerror(err));
@@ -832,6 +808,7 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 	uint64_t text_start = 0;
 	GElf_Phdr ph;
 	size_t i, n;
+	struct uw_check chk;
 	int err;
 
 	for (i = 0; i < t->nfiles; i++)
@@ -863,7 +840,8 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 	if (text)
 		text_start -= (uint64_t)f->bias;
 	err = uw_chrome_init(ct, &tab->span, text_start, t->big_endian);
-	err = err ? err : check_table(chrome_check, ct);
+	uw_check_start(&chk, 0);
+	err = err ? err : uw_chrome_check(ct, &chk);
 	if (err) {
 		fprintf(stderr, "uwind: %s: bad Chrome table: %s\n", table,
 			uw_strerror(err));

@@ -22,39 +22,11 @@
 #include "uwind.h"
 #include "ehabi_rules.h"
 
-/* Run a check to the end (in one call: nothing to reschedule here). */
-static int run_check(int (*fn)(const void *, struct uw_check *),
-		     const void *table, uint32_t *item)
-{
-	struct uw_check c;
-	int err;
-
-	uw_check_start(&c, 0);
-	err = fn(table, &c);
-	*item = c.item;
-	return err;
-}
-
-static int sframe_fn(const void *t, struct uw_check *c)
-{
-	return uw_sframe_check(t, c);
-}
-
-static int ehabi_fn(const void *t, struct uw_check *c)
-{
-	return uw_ehabi_check(t, c);
-}
-
-static int chrome_fn(const void *t, struct uw_check *c)
-{
-	return uw_chrome_check(t, c);
-}
-
 /* 0 passed, 1 refused. */
 static int verify_sframe(const char *name, const struct tool_table *t)
 {
 	struct uw_sframe sf;
-	uint32_t item;
+	struct uw_check c;
 	int err;
 
 	err = uw_sframe_init(&sf, &t->span);
@@ -62,9 +34,11 @@ static int verify_sframe(const char *name, const struct tool_table *t)
 		printf("%s: %s: header: %s\n", name, t->name, uw_strerror(err));
 		return 1;
 	}
-	err = run_check(sframe_fn, &sf, &item);
+	/* In one call: nothing to reschedule here. */
+	uw_check_start(&c, 0);
+	err = uw_sframe_check(&sf, &c);
 	if (err) {
-		printf("%s: %s: FDE %u: %s\n", name, t->name, item,
+		printf("%s: %s: FDE %u: %s\n", name, t->name, c.item,
 		       uw_strerror(err));
 		return 1;
 	}
@@ -76,16 +50,17 @@ static int verify_sframe(const char *name, const struct tool_table *t)
 static int verify_ehabi(const char *path)
 {
 	struct arm_elf a;
-	uint32_t item;
+	struct uw_check c;
 	int err, ret = 1;
 
 	if (arm_open(&a, path)) {
 		arm_close(&a);
 		return 1;
 	}
-	err = run_check(ehabi_fn, &a.eh, &item);
+	uw_check_start(&c, 0);
+	err = uw_ehabi_check(&a.eh, &c);
 	if (err) {
-		printf("%s: %s: entry %u: %s\n", path, a.exidx_name, item,
+		printf("%s: %s: entry %u: %s\n", path, a.exidx_name, c.item,
 		       uw_strerror(err));
 	} else {
 		printf("%s: %s: ok (%u entries)\n", path, a.exidx_name,
@@ -155,8 +130,8 @@ static int verify_chrome(const char *path, const char *text)
 {
 	struct tool_table t;
 	struct uw_chrome ct;
+	struct uw_check c;
 	uint64_t text_start = 0;
-	uint32_t item;
 	int err;
 
 	if (text && parse_u64(text, &text_start)) {
@@ -169,9 +144,10 @@ static int verify_chrome(const char *path, const char *text)
 	if (err) {
 		printf("%s: header: %s\n", path, uw_strerror(err));
 	} else {
-		err = run_check(chrome_fn, &ct, &item);
+		uw_check_start(&c, 0);
+		err = uw_chrome_check(&ct, &c);
 		if (err)
-			printf("%s: function %u: %s\n", path, item,
+			printf("%s: function %u: %s\n", path, c.item,
 			       uw_strerror(err));
 		else
 			printf("%s: ok (Chrome table, %u pages, %u functions)\n",

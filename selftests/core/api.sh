@@ -22,21 +22,8 @@ cd "$(dirname "$0")/../.." || exit 1
 work=${1:-build}/selftests/core/api
 kdoc=$(ls /usr/lib/linux-kbuild-*/scripts/kernel-doc 2>/dev/null | sort -V |
 	tail -1)
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
-
-echo "TAP version 13"
-echo "1..5"
+. "$(dirname "$0")/tap.sh"
+tap_plan 5
 rm -rf "$work"
 mkdir -p "$work"
 hdrs=$(ls include/uwind/*.h)
@@ -131,4 +118,4 @@ eval gcc -std=c11 -Wall -Wextra -Werror -Iinclude $env -c "$work/all.c" \
 st=$?
 sed 's/^/# /' "$work/gcc.log"
 ok $st "with UW_ENV_HEADER and -nostdinc the headers compile: env.h is replaced whole"
-exit $fail
+tap_done

@@ -8,7 +8,8 @@ CORE_T_DIR := $(O)/selftests/core
 
 $(CORE_T_DIR)/test_core: selftests/core/test_core.c \
 		$(O)/selftests/sframe/sframe_enc.o $(LIBUWIND) $(LIB_HDRS) \
-		selftests/sframe/sframe_enc.h selftests/common/tap.h
+		selftests/sframe/sframe_enc.h selftests/common/tap.h \
+		selftests/common/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
 		$(O)/selftests/sframe/sframe_enc.o $(LIBUWIND)

@@ -22,6 +22,7 @@
 #include <uwind/uwind.h>
 #include <uwind/cortexm.h>
 #include "../sframe/sframe_enc.h"
+#include "../common/check.h"
 #include "../common/tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -348,75 +349,66 @@ static void test_bias(void)
 /* ------------------------------------------------------------------ */
 /* 3. Whole-table checks. */
 
-typedef int (*check_fn)(const void *table, struct uw_check *c);
-
-static int sframe_check(const void *t, struct uw_check *c)
-{
-	return uw_sframe_check(t, c);
-}
-
-static int ehabi_check(const void *t, struct uw_check *c)
-{
-	return uw_ehabi_check(t, c);
-}
-
-static int chrome_check(const void *t, struct uw_check *c)
-{
-	return uw_chrome_check(t, c);
-}
+/*
+ * Lookups (and opcode runs) at every pc a table could answer: the first
+ * format error, at *where, else 0.
+ */
+typedef int (*scan_fn)(const void *table, uint64_t *where);
 
 /*
- * Check a table in one call, then in chunks of 1, 2, 3 and 7: every way
- * must give the same verdict at the same entry.  Returns the one-shot
- * verdict; *item the entry, *calls the calls chunks of 1 took.
+ * One whole-table check case: the table is checked in one call and in
+ * chunks of 1, 2, 3 and 7 units, which must agree.  want 0: it passes,
+ * over several chunks, and no lookup then fails; else it is refused
+ * with want at entry want_item, and (unless the fault cannot show in a
+ * lookup: an order the search silently relies on, or work the check
+ * bounds) a lookup somewhere does fail with a format error.
  */
-static int check_all(check_fn fn, const void *t, uint32_t *item,
-		     unsigned int *calls, bool *same)
+static void check_case(const char *fmt, const char *what, uwt_check_fn fn,
+		       scan_fn scan, const void *t, int want,
+		       uint32_t want_item, bool lookup_fails)
 {
 	static const uint32_t limits[] = { 1, 2, 3, 7 };
-	struct uw_check c;
-	unsigned int i, k;
-	int one, ret;
+	unsigned int calls, i, c;
+	uint64_t where = 0;
+	uint32_t item, it;
+	bool same = true, s;
+	int got, serr;
 
-	uw_check_start(&c, 0);
-	one = fn(t, &c);
-	*item = c.item;
-	*same = one != UW_CHECK_MORE;
-	*calls = 0;
+	got = uwt_check_twice(fn, t, 0, &item, &s, &c);
 	for (i = 0; i < ARRAY_SIZE(limits); i++) {
-		uw_check_start(&c, limits[i]);
-		k = 0;
-		do {
-			ret = fn(t, &c);
-			k++;
-		} while (ret == UW_CHECK_MORE && k < 100000);
+		uwt_check_twice(fn, t, limits[i], &it, &s, &c);
 		if (i == 0)
-			*calls = k;
-		if (ret != one || (one && c.item != *item)) {
-			diag("limit %u: %s at %u, one-shot %s at %u", limits[i],
-			     err_name(ret), c.item, err_name(one), *item);
-			*same = false;
-		}
+			calls = c;
+		if (!s)
+			diag("%s check %s: chunks of %u disagree", fmt, what,
+			     limits[i]);
+		same = same && s;
 	}
-	return one;
-}
-
-static bool format_error(int err)
-{
-	return err == UW_EBOUNDS || err == UW_EMAGIC || err == UW_EVERSION ||
-	       err == UW_EHEADER || err == UW_EUNSORTED || err == UW_EBADDATA;
+	serr = scan(t, &where);
+	if (!want) {
+		ok(got == UW_CHECK_DONE && same && calls > 2 && !serr,
+		   "%s check %s: valid, in one call and in %u chunks; no lookup fails (%s)",
+		   fmt, what, calls, err_name(serr));
+		return;
+	}
+	ok(got == want && item == want_item && same,
+	   "%s check %s: %s at entry %u, chunked alike (got %s at %u)", fmt,
+	   what, uw_strerror(want), want_item, err_name(got), item);
+	if (lookup_fails)
+		ok(uwt_format_error(serr),
+		   "%s check %s: ... and a lookup does fail there (%s at %#llx)",
+		   fmt, what, err_name(serr), (unsigned long long)where);
 }
 
 /* Lookups at every pc in [lo, hi): the first one failing, else 0. */
-static int sframe_scan(const struct uw_sframe *sf, uint64_t lo, uint64_t hi,
-		       uint64_t *where)
+static int sframe_scan(const void *t, uint64_t *where)
 {
 	struct uw_row row;
 	uint64_t pc;
 	int err;
 
-	for (pc = lo; pc < hi; pc++) {
-		err = uw_sframe_find(sf, pc, &row);
+	for (pc = 0x400ff0; pc < 0x403010; pc++) {
+		err = uw_sframe_find(t, pc, &row);
 		if (err && err != UW_ENOENT) {
 			*where = pc;
 			return err;
@@ -428,12 +420,7 @@ static int sframe_scan(const struct uw_sframe *sf, uint64_t lo, uint64_t hi,
 static void sframe_case(const char *what, const struct sfe_table *t,
 			int want, uint32_t want_item, bool patch_shared)
 {
-	uint32_t item;
-	unsigned int calls;
-	uint64_t where = 0;
-	bool same;
 	struct sec s;
-	int got, scan;
 
 	if (!sec_build(&s, t)) {
 		ok(false, "SFrame check %s: table", what);
@@ -447,21 +434,8 @@ static void sframe_case(const char *what, const struct sfe_table *t,
 					     false), false);
 		sfe_put(fde1 + 12, 4, s.lay.nfres, false);
 	}
-	got = check_all(sframe_check, &s.sf, &item, &calls, &same);
-	scan = sframe_scan(&s.sf, 0x400ff0, 0x403010, &where);
-	if (!want) {
-		ok(got == UW_CHECK_DONE && same && calls > 2 && !scan,
-		   "SFrame check %s: valid, in one call and in %u chunks; no lookup fails (%s)",
-		   what, calls, err_name(scan));
-	} else {
-		ok(got == want && item == want_item && same,
-		   "SFrame check %s: %s at FDE %u, chunked alike (got %s at %u)",
-		   what, uw_strerror(want), want_item, err_name(got), item);
-	}
-	if (want && want != UW_EUNSORTED && !patch_shared)
-		ok(format_error(scan),
-		   "SFrame check %s: ... and a lookup does fail there (%s at %#llx)",
-		   what, err_name(scan), (unsigned long long)where);
+	check_case("SFrame", what, uwt_sframe_check, sframe_scan, &s.sf, want,
+		   want_item, want && want != UW_EUNSORTED && !patch_shared);
 	sec_free(&s);
 }
 
@@ -560,9 +534,10 @@ static int eh_mem(void *ctx, uint64_t addr, void *dst, size_t len)
 }
 
 /* find + exec at every pc: the first format error, else 0. */
-static int ehabi_scan(const struct uw_ehabi *eh, uint64_t *where)
+static int ehabi_scan(const void *t, uint64_t *where)
 {
 	struct uw_walk_cfg cfg = { .arch = UW_ARCH_ARM, .mem = { eh_mem } };
+	const struct uw_ehabi *eh = t;
 	struct uw_ehabi_entry e;
 	struct uw_regs r;
 	uint64_t pc;
@@ -575,7 +550,7 @@ static int ehabi_scan(const struct uw_ehabi *eh, uint64_t *where)
 		err = uw_ehabi_find(eh, pc, &e);
 		if (!err && e.kind != UW_EHABI_KIND_CANTUNWIND)
 			err = uw_ehabi_exec(eh, &e.ops, &cfg, &r);
-		if (format_error(err)) {
+		if (uwt_format_error(err)) {
 			*where = pc;
 			return err;
 		}
@@ -586,30 +561,14 @@ static int ehabi_scan(const struct uw_ehabi *eh, uint64_t *where)
 static void ehabi_case(const char *what, struct ehimg *m, int want,
 		       uint32_t want_item)
 {
-	uint64_t where = 0;
-	unsigned int calls;
-	uint32_t item;
-	bool same;
-	int got, scan, err = eh_init(m);
+	int err = eh_init(m);
 
 	if (err) {
 		ok(false, "EHABI check %s: init %s", what, uw_strerror(err));
 		return;
 	}
-	got = check_all(ehabi_check, &m->eh, &item, &calls, &same);
-	scan = ehabi_scan(&m->eh, &where);
-	if (!want)
-		ok(got == UW_CHECK_DONE && same && calls > 2 && !scan,
-		   "EHABI check %s: valid, in one call and in %u chunks; no find/exec format error (%s)",
-		   what, calls, err_name(scan));
-	else
-		ok(got == want && item == want_item && same,
-		   "EHABI check %s: %s at entry %u, chunked alike (got %s at %u)",
-		   what, uw_strerror(want), want_item, err_name(got), item);
-	if (want && want != UW_EUNSORTED)
-		ok(format_error(scan),
-		   "EHABI check %s: ... and a find/exec does fail there (%s at %#llx)",
-		   what, err_name(scan), (unsigned long long)where);
+	check_case("EHABI", what, uwt_ehabi_check, ehabi_scan, &m->eh, want,
+		   want_item, want && want != UW_EUNSORTED);
 }
 
 static void ehabi_good(struct ehimg *m)
@@ -696,7 +655,7 @@ static void cb_mk(struct cblob *bl, const uint32_t *pages, uint32_t npages,
 	bl->len = 32 + 4 * npages + 4 * nfns + nfot + ninsn;
 }
 
-static int chrome_scan(const struct uw_chrome *ct, uint64_t *where)
+static int chrome_scan(const void *t, uint64_t *where)
 {
 	struct uw_walk_cfg cfg = { .arch = UW_ARCH_ARM, .mem = { eh_mem } };
 	struct uw_chrome_loc loc;
@@ -708,10 +667,10 @@ static int chrome_scan(const struct uw_chrome *ct, uint64_t *where)
 		memset(&r, 0, sizeof(r));
 		uw_reg_set(&r, UW_ARM_SP, 0x1000);
 		uw_reg_set(&r, UW_ARM_LR, 0x9000);
-		err = uw_chrome_find(ct, pc, &loc);
+		err = uw_chrome_find(t, pc, &loc);
 		if (!err)
-			err = uw_chrome_exec(ct, &loc, &cfg, &r);
-		if (format_error(err)) {
+			err = uw_chrome_exec(t, &loc, &cfg, &r);
+		if (uwt_format_error(err)) {
 			*where = pc;
 			return err;
 		}
@@ -723,31 +682,14 @@ static void chrome_case(const char *what, struct cblob *bl, int want,
 			uint32_t want_item)
 {
 	struct uw_span s = { bl->b, bl->len, 0 };
-	uint64_t where = 0;
-	unsigned int calls;
-	uint32_t item;
-	bool same;
-	int got, scan, err;
+	int err = uw_chrome_init(&bl->ct, &s, 0x10000, false);
 
-	err = uw_chrome_init(&bl->ct, &s, 0x10000, false);
 	if (err) {
 		ok(false, "Chrome check %s: init %s", what, uw_strerror(err));
 		return;
 	}
-	got = check_all(chrome_check, &bl->ct, &item, &calls, &same);
-	scan = chrome_scan(&bl->ct, &where);
-	if (!want)
-		ok(got == UW_CHECK_DONE && same && calls > 2 && !scan,
-		   "Chrome check %s: valid, in one call and in %u chunks; no find/exec format error (%s)",
-		   what, calls, err_name(scan));
-	else
-		ok(got == want && item == want_item && same,
-		   "Chrome check %s: %s at function %u, chunked alike (got %s at %u)",
-		   what, uw_strerror(want), want_item, err_name(got), item);
-	if (want && want != UW_EUNSORTED)
-		ok(format_error(scan),
-		   "Chrome check %s: ... and a find/exec does fail there (%s at %#llx)",
-		   what, err_name(scan), (unsigned long long)where);
+	check_case("Chrome", what, uwt_chrome_check, chrome_scan, &bl->ct,
+		   want, want_item, want && want != UW_EUNSORTED);
 }
 
 static void test_chrome_check(void)

@@ -12,21 +12,8 @@ set -u
 uwind=$1
 dir=$2
 work=$dir/verify
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
-
-echo "TAP version 13"
-echo "1..9"
+. "$(dirname "$0")/tap.sh"
+tap_plan 9
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -109,4 +96,4 @@ ok $? "verify with a missing argument: exit 2"
 [ $? -eq 1 ]
 ok $? "verify on a file that is no ELF: exit 1"
 
-exit $fail
+tap_done

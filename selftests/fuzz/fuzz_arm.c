@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uwind/uwind.h>
+#include "../common/check.h"
 
 #define CHECK(c) do { if (!(c)) { __builtin_trap(); } } while (0)
 
@@ -50,45 +51,21 @@ static void *dup(const uint8_t *p, size_t n)
 	return q;
 }
 
-/* A format error: what a checked table must never give again. */
-static bool format_error(int err)
-{
-	return err == UW_EBOUNDS || err == UW_EMAGIC || err == UW_EVERSION ||
-	       err == UW_EHEADER || err == UW_EUNSORTED || err == UW_EBADDATA;
-}
-
 /*
  * A whole-table check in one call and in chunks of limit units: the
  * same verdict at the same entry.  True when the table passed.
  */
-static bool check_table(int (*fn)(const void *, struct uw_check *),
-			const void *t, uint32_t limit)
+static bool check_table(uwt_check_fn fn, const void *t, uint32_t limit)
 {
-	struct uw_check c;
+	unsigned int calls;
 	uint32_t item;
-	int one, ret;
+	bool same;
+	int one;
 
-	uw_check_start(&c, 0);
-	one = fn(t, &c);
+	one = uwt_check_twice(fn, t, limit, &item, &same, &calls);
 	CHECK(one == UW_CHECK_DONE || (one < 0 && one >= UW_ERR_MIN));
-	item = c.item;
-	uw_check_start(&c, limit);
-	/* Each call checks at least one unit: bounded by the table. */
-	do
-		ret = fn(t, &c);
-	while (ret == UW_CHECK_MORE);
-	CHECK(ret == one && (one == UW_CHECK_DONE || c.item == item));
+	CHECK(same);
 	return one == UW_CHECK_DONE;
-}
-
-static int ehabi_check(const void *t, struct uw_check *c)
-{
-	return uw_ehabi_check(t, c);
-}
-
-static int chrome_check(const void *t, struct uw_check *c)
-{
-	return uw_chrome_check(t, c);
 }
 
 static void regs_init(struct uw_regs *r, const uint8_t *h, uint64_t base,
@@ -127,7 +104,7 @@ static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
 		r = *seed;
 		err = uw_ehabi_exec(eh, &e.ops, cfg, &r);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
-		CHECK(!checked || !format_error(err));
+		CHECK(!checked || !uwt_format_error(err));
 		if (!err)
 			CHECK((r.valid >> UW_ARM_PC) & 1);
 	}
@@ -155,7 +132,7 @@ static void chrome_api(const struct uw_chrome *ct, const struct uw_walk_cfg *cfg
 		r = *seed;
 		err = uw_chrome_exec(ct, &loc, cfg, &r);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
-		CHECK(!checked || !format_error(err));
+		CHECK(!checked || !uwt_format_error(err));
 	}
 }
 
@@ -225,12 +202,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!uw_chrome_init(&ct, &a, text, be)) {
 			mod.chrome = &ct;
 			chrome_api(&ct, &cfg, &regs, text,
-				   check_table(chrome_check, &ct, 1 + h[20] % 16));
+				   check_table(uwt_chrome_check, &ct, 1 + h[20] % 16));
 		}
 	} else if (!uw_ehabi_init(&eh, &a, &b, be)) {
 		mod.ehabi = &eh;
 		ehabi_api(&eh, &cfg, &regs,
-			  check_table(ehabi_check, &eh, 1 + h[20] % 16));
+			  check_table(uwt_ehabi_check, &eh, 1 + h[20] % 16));
 	}
 
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[16] % 32, &res);

@@ -29,6 +29,7 @@
 
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+#include "../common/check.h"
 
 #define HDR_SIZE	32
 #define STACK_BASE	0x7ffff0000000ull
@@ -220,20 +221,15 @@ static void lookup(const struct uw_sframe *sf, uint64_t pc)
  */
 static bool check_table(const struct uw_sframe *sf, uint32_t limit)
 {
-	struct uw_check c;
+	unsigned int calls;
 	uint32_t item;
-	int one, ret;
+	bool same;
+	int one;
 
-	uw_check_start(&c, 0);
-	one = uw_sframe_check(sf, &c);
+	one = uwt_check_twice(uwt_sframe_check, sf, limit, &item, &same,
+			      &calls);
 	CHECK(one == UW_CHECK_DONE || (one < 0 && one >= UW_ERR_MIN));
-	item = c.item;
-	uw_check_start(&c, limit);
-	/* Each call checks at least one entry: bounded by the table. */
-	do
-		ret = uw_sframe_check(sf, &c);
-	while (ret == UW_CHECK_MORE);
-	CHECK(ret == one && (one == UW_CHECK_DONE || c.item == item));
+	CHECK(same);
 	return one == UW_CHECK_DONE;
 }
 
