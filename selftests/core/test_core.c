@@ -368,7 +368,7 @@ static void check_case(const char *fmt, const char *what, uwt_check_fn fn,
 		       uint32_t want_item, bool lookup_fails)
 {
 	static const uint32_t limits[] = { 1, 2, 3, 7 };
-	unsigned int calls, i, c;
+	unsigned int calls = 0, i, c;
 	uint64_t where = 0;
 	uint32_t item, it;
 	bool same = true, s;
