@@ -102,7 +102,7 @@ int uw_chrome_find(const struct uw_chrome *ct, uint64_t pc,
  * Return: 0, or UW_EBADDATA (an instruction outside Chrome's subset, a
  * sequence without finish), UW_EREFUSE, UW_EREG, UW_EOVERFLOW, UW_EREAD,
  * UW_ESTACK (a stack read failed, or vsp left the stack or became
- * misaligned).  After uw_chrome_check() accepted the table, never
+ * misaligned), UW_EINVAL (cfg has no memory accessor).  After uw_chrome_check() accepted the table, never
  * UW_EBADDATA.
  */
 int uw_chrome_exec(const struct uw_chrome *ct, const struct uw_chrome_loc *loc,

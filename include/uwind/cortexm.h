@@ -96,7 +96,7 @@ static inline bool uw_cortexm_is_exc_return(uint64_t v)
  * itself when they were not stacked.  Needs UW_HAS_CORTEXM.
  *
  * Return: 0, or UW_EINVAL (a NULL argument, an architecture other than
- * ARM, not an EXC_RETURN value), UW_EALIGN (frame misaligned),
+ * ARM, not an EXC_RETURN value, no memory accessor), UW_EALIGN (frame misaligned),
  * UW_EOVERFLOW (the frame passes 4 GiB), UW_EBADDATA (a bad integrity
  * signature), UW_EREAD or UW_ESTACK (a stack read failed).  On an error
  * nothing is written.

@@ -157,7 +157,7 @@ int uw_ehabi_next_op(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
  * (a spare or reserved opcode, a truncated instruction), UW_EBOUNDS,
  * UW_EREG (a register the opcodes need is unknown), UW_EOVERFLOW (vsp
  * leaves the 32-bit address space), UW_EREAD or UW_ESTACK (a stack read
- * failed).  After uw_ehabi_check() accepted the index, never
+ * failed), UW_EINVAL (cfg has no memory accessor).  After uw_ehabi_check() accepted the index, never
  * UW_EBADDATA or UW_EBOUNDS.
  */
 int uw_ehabi_exec(const struct uw_ehabi *eh, struct uw_ehabi_ops *ops,

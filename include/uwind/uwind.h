@@ -289,7 +289,8 @@ enum uw_step_ret {
  * classifying it: UW_EDEPTH, UW_ENOENT, UW_EREG, UW_EARCH, UW_EREFUSE
  * (no unwind info), UW_EREAD, UW_ESTACK (read fault), UW_ENOPROGRESS,
  * UW_EALIGN (no progress, or no info where a frame pointer gave them),
- * and format errors (bad data).  Once the walk has ended, UW_STEP_END.
+ * and format errors, UW_EOVERFLOW and UW_EINVAL (no memory accessor)
+ * (bad data).  Once the walk has ended, UW_STEP_END.
  */
 int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
 
