@@ -59,18 +59,22 @@ mkval() {
 }
 
 npairs=$(echo "$TARGETS" | grep . | awk -F'\t' '{ n += split($4, c, " ") } END { print n }')
-n=0
+JOBS=${JOBS:-2}
 echo "TAP version 13"
 echo "1..$((1 + 4 * npairs))"
 
+# Results are numbered as they are printed (number_tap): the pairs run
+# JOBS at a time, each into a file of its own.
 ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
+	echo "ok - $1"
 }
 
 not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
+	echo "not ok - $1"
+}
+
+number_tap() {
+	awk '/^(not )?ok - / { sub(/ok - /, "ok " ++n " - ") } { print }'
 }
 
 # Public entry points: non-static functions declared in the API headers.
@@ -100,13 +104,15 @@ bad=$(grep -nE '^[[:space:]]*#[[:space:]]*include' lib/*.c lib/*.h \
 	esac
 	echo "$line"
 done)
+mkdir -p "$OUT"
+rm -f "$OUT"/pair-*.tap
 msg="lib/ and include/uwind/ include only uwind headers, the host's env/config headers and, via env.h, stdint/stddef/stdbool"
 if [ -z "$bad" ]; then
 	ok "$msg"
 else
 	echo "$bad" | sed 's/^/# forbidden include: /'
 	not_ok "$msg"
-fi
+fi >"$OUT/includes.tap"
 
 # --- per target and configuration -------------------------------------
 # check_config TARGET PREFIX FLAGS CONFIG: the four checks of one pair.
@@ -227,9 +233,25 @@ check_config() {
 	fi
 }
 
-echo "$TARGETS" | grep . | while IFS='	' read -r target prefix flags configs; do
-	[ "$prefix" = "|" ] && prefix=
-	for config in $configs; do
-		check_config "$target" "$prefix" "$flags" "$config"
+# The include check's line, then every pair's, in order.
+{
+	cat "$OUT/includes.tap"
+	echo "$TARGETS" | grep . | {
+		i=0
+		while IFS='	' read -r target prefix flags configs; do
+			[ "$prefix" = "|" ] && prefix=
+			for config in $configs; do
+				i=$((i + 1))
+				check_config "$target" "$prefix" "$flags" \
+					"$config" >"$OUT/pair-$i.tap" 2>&1 &
+				[ $((i % JOBS)) -eq 0 ] && wait
+			done
+		done
+		wait
+	}
+	i=0
+	while [ $i -lt "$npairs" ]; do
+		i=$((i + 1))
+		cat "$OUT/pair-$i.tap"
 	done
-done
+} | number_tap
