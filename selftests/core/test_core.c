@@ -21,7 +21,7 @@
 
 #include <uwind/uwind.h>
 #include <uwind/cortexm.h>
-#include "../sframe/sframe_enc.h"
+#include "../../scripts/uwind/sframe_enc.h"
 #include "../common/check.h"
 #include "../common/tap.h"
 

@@ -12,8 +12,10 @@ set -u
 uwind=$1
 dir=$2
 work=$dir/verify
-. "$(dirname "$0")/tap.sh"
-tap_plan 9
+. selftests/common/tap.sh
+n=0
+echo "TAP version 13"
+echo "1..9"
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -96,4 +98,3 @@ ok $? "verify with a missing argument: exit 2"
 [ $? -eq 1 ]
 ok $? "verify on a file that is no ELF: exit 1"
 
-tap_done
