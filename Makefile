@@ -34,9 +34,11 @@ HOST_CFLAGS += $(SANFLAGS)
 HOST_LDFLAGS += $(SANFLAGS)
 endif
 
-LIB_SRCS := $(wildcard lib/*.c)
+# The core's sources come from lib/uwind.mk: every switch on here.
+include lib/uwind.mk
+LIB_SRCS := $(addprefix lib/,$(call uw_srcs,$(UW_CONFIG_full)))
 LIB_OBJS := $(LIB_SRCS:lib/%.c=$(O)/lib/%.o)
-LIB_HDRS := $(wildcard include/uwind/*.h lib/*.h)
+LIB_HDRS := $(wildcard include/uwind/*.h lib/*.h) lib/uwind.mk
 LIBUWIND := $(O)/libuwind.a
 
 TOOL_SRCS := $(wildcard scripts/uwind/*.c)

@@ -56,6 +56,8 @@ int cmd_stack(int argc, char **argv);
 int cmd_sframe(int argc, char **argv);
 int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
 		   uint64_t bias, struct tool_table *t);
+/* The core's whole-table checks (verify.c). */
+int cmd_verify(int argc, char **argv);
 
 /* Common option parsing for --sframe RAW --vaddr ADDR or FILE. */
 struct table_opts {

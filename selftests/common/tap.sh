@@ -14,6 +14,12 @@
 #   tap_end              the plan "1..K" unless tap_begin printed one;
 #                        returns 1 if a test failed: end the script with it
 #
+# Results made where the counters cannot follow (subshells running in
+# parallel, each into its own file): tap_later_ok DESC and
+# tap_later_not_ok DESC print unnumbered "ok - DESC" lines, and
+# tap_number <FILE, in the script's own shell, numbers and counts them,
+# passing every other line through.
+#
 # Not TAP, but what the shell tests also share: tap_have CMD (is CMD
 # installed?), and tap_scratch, which makes a scratch directory $TMP,
 # removed at exit with every process whose pid the script adds to $PIDS.
@@ -74,6 +80,27 @@ tap_skip()
 tap_diag()
 {
 	echo "# $*"
+}
+
+tap_later_ok()
+{
+	echo "ok - $*"
+}
+
+tap_later_not_ok()
+{
+	echo "not ok - $*"
+}
+
+tap_number()
+{
+	while IFS= read -r tap_line; do
+		case $tap_line in
+		"ok - "*) tap_ok "${tap_line#ok - }" ;;
+		"not ok - "*) tap_not_ok "${tap_line#not ok - }" ;;
+		*) printf '%s\n' "$tap_line" ;;
+		esac
+	done
 }
 
 tap_end()

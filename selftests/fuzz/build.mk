@@ -19,14 +19,16 @@ $(FUZZ_DIR)/lib/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
+$(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
+		selftests/common/check.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
 # The ARM decoders (EHABI, Chrome) and the ARM walk: no seed corpus.
 FUZZ_ARM_BIN := $(FUZZ_DIR)/fuzz_arm
 
-$(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
+$(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
+		selftests/common/check.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
