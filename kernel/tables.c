@@ -47,6 +47,8 @@
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#include <linux/cred.h>
+#include <asm/unaligned.h>
 #include "uwind_kmod.h"
 
 #ifndef PT_GNU_SFRAME
@@ -57,17 +59,33 @@
 #define UW_MAX_PHDRS	128
 #define UW_MAX_MAPS	1024	/* executable mappings per process */
 
-enum uw_kfile_status { UW_KF_NONE, UW_KF_SFRAME, UW_KF_REJECTED, UW_KF_OVER };
+enum uw_kfile_status {
+	UW_KF_NONE, UW_KF_SFRAME, UW_KF_REJECTED, UW_KF_OVER, UW_KF_OVER_USER
+};
 
 static const char *const uw_kf_names[] = {
-	"none", "sframe", "rejected", "over-max_total_mb"
+	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct"
 };
 
 /* max_table_kb above this is taken as this (kvmalloc's own limit is 2G). */
 #define UW_TABLE_KB_CAP	(256 * 1024)
 
+/* The largest FDE index entry of any SFrame version (V2's). */
+#define UW_SFRAME_FDE_MAX	20
+
 struct uw_load {
 	u64 vaddr, off, filesz;
+};
+
+/*
+ * What one uid's tables hold.  A table is charged to the user whose
+ * process made the module read it, and uncharged when it is freed; the
+ * entry lives exactly as long as it holds a charge.
+ */
+struct uw_kuser {
+	struct hlist_node node;
+	kuid_t uid;
+	size_t bytes;
 };
 
 /* One ELF file's table, shared by every mapping of the file. */
@@ -84,6 +102,9 @@ struct uw_kfile {
 	int status;
 	u8 *data;
 	size_t len;
+	struct uw_kuser *user;	/* charged with len, or NULL */
+	kuid_t uid;		/* whose scan read it */
+	size_t want;		/* UW_KF_OVER*: the size refused */
 	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
 	u32 nloads;
 	struct uw_load loads[UW_MAX_LOADS];
@@ -98,6 +119,10 @@ struct uw_kmap {
 
 static LIST_HEAD(uw_files);
 static DEFINE_MUTEX(uw_files_lock);
+
+static DEFINE_HASHTABLE(uw_users, 6);
+static DEFINE_MUTEX(uw_users_lock);
+atomic_long_t uw_table_bytes = ATOMIC_LONG_INIT(0);	/* all charges */
 
 static DEFINE_HASHTABLE(uw_mm_hash, 8);
 static DEFINE_MUTEX(uw_mm_lock);	/* writers; the hook reads under RCU */
@@ -120,6 +145,116 @@ static atomic_long_t uw_scan_seq = ATOMIC_LONG_INIT(0);
 
 atomic_long_t uw_bytes_held = ATOMIC_LONG_INIT(0);
 atomic_t uw_nr_mms = ATOMIC_INIT(0), uw_nr_files = ATOMIC_INIT(0);
+
+/* ---- what each user's tables hold ---- */
+
+static u64 uw_total_limit(void)
+{
+	return (u64)READ_ONCE(uw_max_total_mb) << 20;
+}
+
+static u64 uw_user_limit(void)
+{
+	return div_u64(uw_total_limit() *
+		       min_t(unsigned int, READ_ONCE(uw_max_user_pct), 100),
+		       100);
+}
+
+static struct uw_kuser *uw_kuser_find(kuid_t uid)
+{
+	struct uw_kuser *u;
+
+	lockdep_assert_held(&uw_users_lock);
+	hash_for_each_possible(uw_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/*
+ * Reserve len bytes for a table of uid's before it is read: 0, or the
+ * status that says why not (UW_KF_OVER, UW_KF_OVER_USER).  The check and
+ * the reservation are one step under uw_users_lock, so scans that run at
+ * once cannot all pass the check before any of them has counted (which
+ * let twelve concurrent 64 MiB tables through a 256 MiB cap).
+ */
+static int uw_charge(struct uw_kfile *kf, kuid_t uid, size_t len)
+{
+	struct uw_kuser *u;
+	int ret = 0;
+
+	mutex_lock(&uw_users_lock);
+	u = uw_kuser_find(uid);
+	if (atomic_long_read(&uw_table_bytes) + len > uw_total_limit())
+		ret = UW_KF_OVER;
+	else if ((u ? u->bytes : 0) + len > uw_user_limit())
+		ret = UW_KF_OVER_USER;
+	else if (!u) {
+		u = kzalloc(sizeof(*u), GFP_KERNEL);
+		if (u) {
+			u->uid = uid;
+			hash_add(uw_users, &u->node, __kuid_val(uid));
+		} else {
+			ret = UW_KF_OVER;
+		}
+	}
+	if (!ret) {
+		u->bytes += len;
+		atomic_long_add(len, &uw_table_bytes);
+		kf->user = u;
+	}
+	mutex_unlock(&uw_users_lock);
+	return ret;
+}
+
+/* Whether uw_charge(uid, len) would succeed now (a hint: no lock kept). */
+static bool uw_charge_fits(kuid_t uid, size_t len)
+{
+	struct uw_kuser *u;
+	bool fits;
+
+	mutex_lock(&uw_users_lock);
+	u = uw_kuser_find(uid);
+	fits = atomic_long_read(&uw_table_bytes) + len <= uw_total_limit() &&
+	       (u ? u->bytes : 0) + len <= uw_user_limit();
+	mutex_unlock(&uw_users_lock);
+	return fits;
+}
+
+/*
+ * Give back len of the bytes uw_charge() reserved for kf; kf->user is
+ * cleared when the whole charge is back (len == kf->len).
+ */
+static void uw_uncharge(struct uw_kfile *kf, size_t len)
+{
+	struct uw_kuser *u = kf->user;
+
+	if (!u)
+		return;
+	mutex_lock(&uw_users_lock);
+	u->bytes -= len;
+	atomic_long_sub(len, &uw_table_bytes);
+	if (!u->bytes) {
+		hash_del(&u->node);
+		kfree(u);
+	}
+	mutex_unlock(&uw_users_lock);
+	if (len == kf->len)
+		kf->user = NULL;
+}
+
+/* Each user holding tables, "uid bytes" (debugfs "users"). */
+void uw_users_show(struct seq_file *m)
+{
+	struct uw_kuser *u;
+	int bkt;
+
+	mutex_lock(&uw_users_lock);
+	hash_for_each(uw_users, bkt, u, node)
+		seq_printf(m, "%u %zu\n",
+			   from_kuid_munged(&init_user_ns, u->uid), u->bytes);
+	mutex_unlock(&uw_users_lock);
+}
 
 /* ---- files ---- */
 
@@ -162,13 +297,137 @@ static int uw_validate(const struct uw_sframe *sf)
 	return 0;
 }
 
+/*
+ * What an SFrame section's header says the section needs (header,
+ * auxiliary header, FDE index, FRE subsection), from its first
+ * UW_SFRAME_HDR_SIZE bytes, before anything else is read: a table costs
+ * what it holds, not what its program header declares.  The size of an
+ * FDE entry depends on the version; the largest is taken here (an upper
+ * bound: uw_sframe_extent() gives the exact figure once the section is
+ * in).  0: not a little-endian SFrame header, the only kind this module
+ * unwinds.
+ */
+static u64 uw_sframe_claim(const u8 *h)
+{
+	u64 base = UW_SFRAME_HDR_SIZE + (u64)h[7];	/* + auxhdr_len */
+	u64 fdes = get_unaligned_le32(h + 20) +		/* fdeoff */
+		   (u64)get_unaligned_le32(h + 8) * UW_SFRAME_FDE_MAX;
+	u64 fres = get_unaligned_le32(h + 24) +		/* freoff */
+		   (u64)get_unaligned_le32(h + 16);	/* fre_len */
+
+	if (get_unaligned_le16(h) != UW_SFRAME_MAGIC)
+		return 0;
+	return base + max(fdes, fres);
+}
+
+/* The bytes the decoded header describes. */
+static u64 uw_sframe_extent(const struct uw_sframe *sf)
+{
+	return max((u64)sf->fde_start + (u64)sf->num_fdes * sf->fde_size,
+		   (u64)sf->fre_start + sf->fre_len);
+}
+
+/*
+ * Keep only the first len bytes of kf's table (len <= kf->len), with the
+ * charge for the rest given back.  0, or -ENOMEM.
+ */
+static int uw_kfile_trim(struct uw_kfile *kf, size_t len)
+{
+	u8 *data;
+
+	if (len == kf->len)
+		return 0;
+	data = kvmalloc(len, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, kf->data, len);
+	kvfree(kf->data);
+	kf->data = data;
+	uw_uncharge(kf, kf->len - len);
+	kf->len = len;
+	return 0;
+}
+
+/*
+ * Copy, decode and check the SFrame section that ph describes, charged to
+ * uid; kf->status says how it went.  Only what the section's header
+ * describes is read and kept: binutils 2.40's ld leaves the output section
+ * larger than the merged table (by 33 or 34 bytes in every program the
+ * tests build: room for FDEs it dropped), so a segment longer than its
+ * table is normal and only its table is copied; a header that claims more
+ * than the segment holds is refused.  Every path that fails after the
+ * charge gives it back.
+ */
+static void uw_kfile_load_sframe(struct uw_kfile *kf, struct file *f,
+				 const Elf64_Phdr *ph, kuid_t uid)
+{
+	u64 max_len = (u64)min_t(unsigned int, uw_max_table_kb,
+				 UW_TABLE_KB_CAP) * 1024;
+	u8 hdr[UW_SFRAME_HDR_SIZE];
+	struct uw_span span;
+	u64 len;
+	int err;
+
+	kf->status = UW_KF_REJECTED;
+	if (ph->p_filesz < sizeof(hdr) ||
+	    uw_read_at(f, hdr, sizeof(hdr), ph->p_offset))
+		return;
+	len = min(uw_sframe_claim(hdr), ph->p_filesz);
+	if (len < sizeof(hdr) || len > max_len) {
+		err = len ? UW_EHEADER : UW_EMAGIC;
+		goto refused;
+	}
+	/*
+	 * Any user can make the module copy a table (exec a file), so the
+	 * tables of each user stay under max_user_pct of max_total_mb and
+	 * all of them under max_total_mb: past that a file runs without
+	 * one, and with frame pointers, until it is mapped again.
+	 */
+	err = uw_charge(kf, uid, len);
+	if (err) {
+		kf->status = err;
+		kf->want = len;
+		return;
+	}
+	kf->len = len;
+	kf->data = kvmalloc(kf->len, GFP_KERNEL);
+	err = UW_EREAD;
+	if (!kf->data || uw_read_at(f, kf->data, kf->len, ph->p_offset))
+		goto rejected;
+	span.data = kf->data;
+	span.size = kf->len;
+	span.addr = ph->p_vaddr;
+	err = uw_sframe_init(&kf->sf, &span);
+	if (!err && kf->sf.arch != UW_ARCH_X86_64)
+		err = UW_EARCH;
+	if (!err && uw_kfile_trim(kf, uw_sframe_extent(&kf->sf)))
+		goto rejected;
+	span.data = kf->data;
+	span.size = kf->len;
+	err = err ? err : uw_sframe_init(&kf->sf, &span);
+	err = err ? err : uw_validate(&kf->sf);
+	if (err)
+		goto rejected;
+	kf->status = UW_KF_SFRAME;
+	return;
+
+rejected:
+	kvfree(kf->data);
+	kf->data = NULL;
+	uw_uncharge(kf, kf->len);
+	kf->len = 0;
+refused:
+	if (err != UW_EREAD)
+		pr_info_ratelimited("%pD: SFrame section refused: %s\n", f,
+				    uw_strerror(err));
+}
+
 /* Read the ELF headers and the SFrame section of f into kf. */
-static void uw_kfile_load(struct uw_kfile *kf, struct file *f)
+static void uw_kfile_load(struct uw_kfile *kf, struct file *f, kuid_t uid)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph;
-	struct uw_span span;
-	int i, sfr = -1, err;
+	int i, sfr = -1;
 
 	kf->status = UW_KF_NONE;
 	if (uw_read_at(f, &eh, sizeof(eh), 0) ||
@@ -192,49 +451,8 @@ static void uw_kfile_load(struct uw_kfile *kf, struct file *f)
 			sfr = i;
 		}
 	}
-	if (sfr < 0)
-		goto out;
-
-	kf->status = UW_KF_REJECTED;
-	if (!ph[sfr].p_filesz ||
-	    ph[sfr].p_filesz >
-	    (u64)min_t(unsigned int, uw_max_table_kb, UW_TABLE_KB_CAP) * 1024)
-		goto rejected;
-	/*
-	 * Any user can make the module copy a table (exec a file), so all
-	 * of them together stay under max_total_mb: past it a file runs
-	 * without one, and with frame pointers, until it is mapped again.
-	 */
-	if (atomic_long_read(&uw_bytes_held) + ph[sfr].p_filesz >
-	    (u64)uw_max_total_mb << 20) {
-		kf->status = UW_KF_OVER;
-		goto out;
-	}
-	kf->data = kvmalloc(ph[sfr].p_filesz, GFP_KERNEL);
-	if (!kf->data)
-		goto rejected;
-	kf->len = ph[sfr].p_filesz;
-	if (uw_read_at(f, kf->data, kf->len, ph[sfr].p_offset))
-		goto rejected;
-	span.data = kf->data;
-	span.size = kf->len;
-	span.addr = ph[sfr].p_vaddr;
-	err = uw_sframe_init(&kf->sf, &span);
-	if (!err && kf->sf.arch != UW_ARCH_X86_64)
-		err = UW_EARCH;
-	err = err ? err : uw_validate(&kf->sf);
-	if (err) {
-		pr_info_ratelimited("%pD: SFrame section refused: %s\n", f,
-				    uw_strerror(err));
-		goto rejected;
-	}
-	kf->status = UW_KF_SFRAME;
-	goto out;
-
-rejected:
-	kvfree(kf->data);
-	kf->data = NULL;
-	kf->len = 0;
+	if (sfr >= 0)
+		uw_kfile_load_sframe(kf, f, &ph[sfr], uid);
 out:
 	kfree(ph);
 }
@@ -247,19 +465,33 @@ static bool uw_kfile_match(const struct uw_kfile *kf, const struct inode *in)
 	       kf->size == i_size_read(in);
 }
 
-/* A listed table of the file in, with a reference; uw_files_lock held. */
-static struct uw_kfile *uw_kfile_lookup(const struct inode *in)
+static bool uw_kfile_over(const struct uw_kfile *kf)
 {
-	struct uw_kfile *kf;
+	return kf->status == UW_KF_OVER || kf->status == UW_KF_OVER_USER;
+}
+
+/*
+ * A listed table of the file in for uid (no reference taken);
+ * uw_files_lock held.  A file left without its table by a limit is that user's
+ * verdict, and only for as long as the limit still holds: another user
+ * mapping the same file, or the same user once there is room again, gets
+ * a fresh try (else one user could keep everybody's libraries out by
+ * mapping them first, over its share).
+ */
+static struct uw_kfile *uw_kfile_lookup(const struct inode *in, kuid_t uid)
+{
+	struct uw_kfile *kf, *over = NULL;
 
 	lockdep_assert_held(&uw_files_lock);
 	list_for_each_entry(kf, &uw_files, node) {
-		if (uw_kfile_match(kf, in)) {
-			kref_get(&kf->ref);
+		if (!uw_kfile_match(kf, in))
+			continue;
+		if (!uw_kfile_over(kf))
 			return kf;
-		}
+		if (uid_eq(kf->uid, uid) && !over)
+			over = kf;
 	}
-	return NULL;
+	return over && !uw_charge_fits(uid, over->want) ? over : NULL;
 }
 
 static void uw_kfile_count(const struct uw_kfile *kf)
@@ -270,22 +502,26 @@ static void uw_kfile_count(const struct uw_kfile *kf)
 		uw_stat_inc(UW_ST_TABLES_REJECTED);
 	else if (kf->status == UW_KF_OVER)
 		uw_stat_inc(UW_ST_TABLES_OVER);
+	else if (kf->status == UW_KF_OVER_USER)
+		uw_stat_inc(UW_ST_TABLES_OVER_USER);
 }
 
 /*
- * The table of f, loaded on first use; a reference for the caller.  The
- * file is read without uw_files_lock held: a read that blocks (a FUSE
- * daemon that never answers, a hard NFS mount) then stalls only this
- * scan, not every scan after it.  Two scans that load the same file at
- * once keep the first table listed.
+ * The table of f for uid, loaded on first use; a reference for the
+ * caller.  The file is read without uw_files_lock held: a read that
+ * blocks (a FUSE daemon that never answers, a hard NFS mount) then stalls
+ * only this scan, not every scan after it.  Two scans that load the same
+ * file at once keep the first table listed.
  */
-static struct uw_kfile *uw_kfile_get(struct file *f)
+static struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid)
 {
 	struct inode *in = file_inode(f);
 	struct uw_kfile *kf, *listed;
 
 	mutex_lock(&uw_files_lock);
-	kf = uw_kfile_lookup(in);
+	kf = uw_kfile_lookup(in, uid);
+	if (kf)
+		kref_get(&kf->ref);
 	mutex_unlock(&uw_files_lock);
 	if (kf)
 		return kf;
@@ -299,14 +535,20 @@ static struct uw_kfile *uw_kfile_get(struct file *f)
 	kf->gen = in->i_generation;
 	kf->mtime = in->i_mtime;
 	kf->size = i_size_read(in);
+	kf->uid = uid;
 	/* Only regular files are read: a device's read may do anything. */
 	if (S_ISREG(in->i_mode))
-		uw_kfile_load(kf, f);
+		uw_kfile_load(kf, f, uid);
 	kf->bytes = sizeof(*kf) + kf->len;
 
 	mutex_lock(&uw_files_lock);
-	listed = uw_kfile_lookup(in);
-	if (!listed) {
+	listed = uw_kfile_lookup(in, uid);
+	/* Ours got in where the listed one was kept out: list ours. */
+	if (listed && uw_kfile_over(listed) && !uw_kfile_over(kf))
+		listed = NULL;
+	if (listed) {
+		kref_get(&listed->ref);
+	} else {
 		atomic_long_add(kf->bytes, &uw_bytes_held);
 		atomic_inc(&uw_nr_files);
 		list_add(&kf->node, &uw_files);
@@ -315,6 +557,7 @@ static struct uw_kfile *uw_kfile_get(struct file *f)
 	mutex_unlock(&uw_files_lock);
 	if (listed) {
 		kvfree(kf->data);
+		uw_uncharge(kf, kf->len);
 		kfree(kf);
 		kf = listed;
 	}
@@ -331,6 +574,7 @@ static void uw_kfile_release(struct kref *ref)
 	atomic_long_sub(kf->bytes, &uw_bytes_held);
 	atomic_dec(&uw_nr_files);
 	kvfree(kf->data);
+	uw_uncharge(kf, kf->len);
 	kfree(kf);
 }
 
@@ -432,7 +676,8 @@ static struct uw_kmm *uw_kmm_alloc(u32 n)
 }
 
 /* Fill mapping i of kmm from a snapshot (consumes the file reference). */
-static void uw_kmm_fill(struct uw_kmm *kmm, u32 i, struct uw_vma_snap *v)
+static void uw_kmm_fill(struct uw_kmm *kmm, u32 i, struct uw_vma_snap *v,
+			kuid_t uid)
 {
 	struct uw_kfile *kf = NULL;
 	u64 bias;
@@ -444,7 +689,7 @@ static void uw_kmm_fill(struct uw_kmm *kmm, u32 i, struct uw_vma_snap *v)
 		strscpy(kmm->maps[i].name, "[anon]", sizeof(kmm->maps[i].name));
 		return;
 	}
-	kf = uw_kfile_get(v->file);
+	kf = uw_kfile_get(v->file, uid);
 	snprintf(kmm->maps[i].name, sizeof(kmm->maps[i].name), "%pD",
 		 v->file);
 	fput(v->file);
@@ -491,6 +736,7 @@ static u32 uw_snap_vmas(struct mm_struct *mm, struct uw_vma_snap *snap,
 static void uw_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		       unsigned long asked)
 {
+	kuid_t uid = task_uid(task);	/* who is charged for new tables */
 	struct uw_vma_snap *snap;
 	struct uw_kmm *kmm, *old;
 	unsigned long seq;
@@ -520,7 +766,7 @@ static void uw_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		uw_kmm_fill(kmm, i, &snap[i]);
+		uw_kmm_fill(kmm, i, &snap[i], uid);
 	kvfree(snap);
 	kmm->n = n;
 	kmm->mm = mm;

@@ -20,6 +20,7 @@
 extern bool uw_enable;
 extern unsigned int uw_max_table_kb;
 extern unsigned int uw_max_total_mb;
+extern unsigned int uw_max_user_pct;
 extern unsigned int uw_rescan_ms;
 
 /* Counters, read through debugfs "stats". */
@@ -32,6 +33,7 @@ enum uw_stat {
 	UW_ST_TABLES_LOADED,	/* SFrame sections copied in */
 	UW_ST_TABLES_REJECTED,	/* malformed sections refused */
 	UW_ST_TABLES_OVER,	/* sections left out: max_total_mb reached */
+	UW_ST_TABLES_OVER_USER,	/* left out: the user's max_user_pct share */
 	UW_ST_SCANS,		/* process mappings scanned */
 	UW_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
 	UW_ST_COUNT,
@@ -43,6 +45,7 @@ void uw_stats_show(struct seq_file *m);
 
 /* Bytes of kernel memory held for tables, and objects alive. */
 extern atomic_long_t uw_bytes_held;
+extern atomic_long_t uw_table_bytes;	/* SFrame sections, all users */
 extern atomic_t uw_nr_mms, uw_nr_files;
 
 /*
@@ -77,6 +80,7 @@ void uw_request_scan(struct uw_kmm *kmm, bool uncovered); /* any context */
 void uw_gc(void);
 void uw_tables_flush(void);
 void uw_tables_show(struct seq_file *m);
+void uw_users_show(struct seq_file *m);
 
 /* The hook (hook.c). */
 int uw_hook_init(void);

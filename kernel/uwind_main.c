@@ -9,6 +9,7 @@
  *   enable   Y/N, writable (the "enable" parameter's value)
  *   stats    counters, "key value" lines
  *   tables   each registered process and its executable mappings
+ *   users    each uid holding tables: "uid bytes"
  *   gc       write anything: drop the tables of processes that are gone
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -31,6 +32,14 @@ unsigned int uw_max_total_mb = 256;
 module_param_named(max_total_mb, uw_max_total_mb, uint, 0644);
 MODULE_PARM_DESC(max_total_mb, "kernel memory all tables may hold, MiB (default 256)");
 
+/*
+ * One uid's share: with the default, four users' tables fill the cap, and
+ * no single user can leave the others' processes without tables.
+ */
+unsigned int uw_max_user_pct = 25;
+module_param_named(max_user_pct, uw_max_user_pct, uint, 0644);
+MODULE_PARM_DESC(max_user_pct, "share of max_total_mb the tables of one uid may hold, percent (default 25)");
+
 unsigned int uw_rescan_ms = 100;
 module_param_named(rescan_ms, uw_rescan_ms, uint, 0644);
 MODULE_PARM_DESC(rescan_ms, "least time between two scans of a process, ms (default 100)");
@@ -47,6 +56,7 @@ static const char *const uw_stat_names[UW_ST_COUNT] = {
 	[UW_ST_TABLES_LOADED] = "tables_loaded",
 	[UW_ST_TABLES_REJECTED] = "tables_rejected",
 	[UW_ST_TABLES_OVER] = "tables_over_max_total",
+	[UW_ST_TABLES_OVER_USER] = "tables_over_max_user",
 	[UW_ST_SCANS] = "scans",
 	[UW_ST_LAZY_REQUESTS] = "lazy_requests",
 };
@@ -95,6 +105,7 @@ void uw_stats_show(struct seq_file *m)
 	seq_printf(m, "mms %d\n", atomic_read(&uw_nr_mms));
 	seq_printf(m, "files %d\n", atomic_read(&uw_nr_files));
 	seq_printf(m, "bytes_held %ld\n", atomic_long_read(&uw_bytes_held));
+	seq_printf(m, "table_bytes %ld\n", atomic_long_read(&uw_table_bytes));
 }
 
 static int uw_dbg_stats_show(struct seq_file *m, void *v)
@@ -110,6 +121,13 @@ static int uw_dbg_tables_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(uw_dbg_tables);
+
+static int uw_dbg_users_show(struct seq_file *m, void *v)
+{
+	uw_users_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uw_dbg_users);
 
 static ssize_t uw_gc_write(struct file *f, const char __user *buf,
 			   size_t len, loff_t *pos)
@@ -145,6 +163,7 @@ static int __init uw_init(void)
 	debugfs_create_bool("enable", 0644, uw_dir, &uw_enable);
 	debugfs_create_file("stats", 0444, uw_dir, NULL, &uw_dbg_stats_fops);
 	debugfs_create_file("tables", 0444, uw_dir, NULL, &uw_dbg_tables_fops);
+	debugfs_create_file("users", 0444, uw_dir, NULL, &uw_dbg_users_fops);
 	debugfs_create_file("gc", 0200, uw_dir, NULL, &uw_gc_fops);
 	pr_info("user callchains from SFrame tables: on\n");
 	return 0;

@@ -105,7 +105,17 @@ $(KT_OUT)/bad-%: $(KT_OUT)/leaf-sf $(KT_OUT)/sframe-corrupt
 	$(KT_OUT)/sframe-corrupt $* $< $@.tmp && chmod +x $@.tmp && \
 		mv $@.tmp $@
 
-KT_PROGS := $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
+# Guest tools for the memory-limit tests: sparse copies of a program with
+# a large table, and N processes started at once as another user.
+$(KT_OUT)/sframe-grow: selftests/kernel/sframe-grow.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+$(KT_OUT)/uwspawn: selftests/kernel/uwspawn.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+KT_PROGS := $(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so

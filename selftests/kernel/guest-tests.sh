@@ -248,6 +248,168 @@ t_cap()
 	ok $? "reload without parameters"
 }
 
+# meminfo KEY: a /proc/meminfo value, in kB.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# spawn_at_once UID N PROG ARGS...: start N processes of PROG (a "%d" in
+# it numbers them) at once as UID (uwspawn), in the background; their
+# pids in $T/spawn.pids, the spawner's in sp.
+spawn_at_once()
+{
+	: > "$T/spawn.pids"
+	/root/uwspawn "$@" > "$T/spawn.pids" &
+	sp=$!
+	_i=0
+	while [ "$(grep -c . "$T/spawn.pids")" -lt "$2" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# own_states PATTERN: the module's state for the mapping of PATTERN.K in
+# the K-th process of $T/spawn.pids, for each K in order ("-" while it is
+# not scanned yet), on one line.
+own_states()
+{
+	awk -v pat="${1##*/}" '
+	NR == FNR { idx[$1] = n++; next }
+	$1 == "pid" { cur = ($2 in idx) ? idx[$2] : -1; next }
+	cur >= 0 && $2 == pat "." cur && !(cur in st) { st[cur] = $3 }
+	END { for (k = 0; k < n; k++) printf " %s", (k in st) ? st[k] : "-" }
+	' "$T/spawn.pids" "$UW_DBG/tables"
+}
+
+# watch_scans PATTERN: until every process of $T/spawn.pids has a state
+# for its own PATTERN.K file (at most about 20 s), follow the module's
+# bytes and the guest's MemAvailable: peak_bytes (bytes_held), low_avail
+# (kB); state_list: the states then (own_states).
+watch_scans()
+{
+	peak_bytes=0 low_avail=$(meminfo MemAvailable)
+	_i=0
+	while [ $_i -lt 100 ]; do
+		_b=$(stat_val bytes_held)
+		_m=$(meminfo MemAvailable)
+		[ "$_b" -gt "$peak_bytes" ] && peak_bytes=$_b
+		[ "$_m" -lt "$low_avail" ] && low_avail=$_m
+		state_list=$(own_states "$1")
+		case "$state_list " in
+		*" - "*) ;;
+		*) break ;;
+		esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_b=$(stat_val bytes_held)
+	[ "$_b" -gt "$peak_bytes" ] && peak_bytes=$_b
+}
+
+# count WORD LIST...: how many of LIST are WORD.
+count() { _w=$1; shift; _c=0; for _x; do [ "$_x" = "$_w" ] && _c=$((_c + 1)); done; echo $_c; }
+
+# (j) max_total_mb holds when tables load at once: twelve copies of a
+# program whose table needs 64 MiB (a sparse file, a valid table), started
+# at the same moment by an ordinary user.  The cap may be passed by at
+# most one table, and the guest keeps half its memory.
+t_conc()
+{
+	unload && insmod "$UW_KO" max_user_pct=100
+	ok $? "insmod max_user_pct=100 (the global cap alone)"
+	/root/sframe-grow grow 64 /root/leaf-sf "$T/big" 12
+	ok $? "twelve sparse copies of leaf-sf with 64 MiB tables"
+	cap=$(($(cat /sys/module/uwind/parameters/max_total_mb) << 20))
+	total=$(meminfo MemTotal)
+	echo 1 > "$UW_DBG/gc"
+	b0=$(stat_val bytes_held) a0=$(meminfo MemAvailable)
+	spawn_at_once 1000 12 "$T/big.%d" 4000
+	watch_scans "$T/big"
+	kill "$sp" 2>/dev/null
+	wait "$sp" 2>/dev/null
+	echo "# states:$state_list"
+	echo "# bytes_held $b0 before, peak $peak_bytes (cap $cap);" \
+		"MemAvailable $a0 kB before, lowest $low_avail kB of $total kB"
+	nload=$(count sframe $state_list)
+	nover=$(count over-max_total_mb $state_list)
+	[ "$nload" -ge 1 ] && [ "$nover" -ge 1 ] &&
+		[ $((nload + nover)) -eq 12 ]
+	ok $? "(j) 12 at once: $nload tables loaded, $nover over max_total_mb"
+	[ "$peak_bytes" -le $((cap + (64 << 20))) ]
+	ok $? "(j) bytes held peaked at $((peak_bytes >> 20)) MiB <= cap $((cap >> 20)) MiB + one table"
+	[ "$low_avail" -ge $((total / 2)) ]
+	ok $? "(j) MemAvailable stayed above half the guest's memory (lowest $((low_avail >> 10)) MiB of $((total >> 10)) MiB)"
+	rm -f "$T"/big.*
+	unload && load
+}
+
+# (k) a table costs what its header says it holds: leaf-sf's table (a
+# 226-byte section) in a segment declared 64 MiB is loaded at its own
+# size, not copied whole.
+t_pad()
+{
+	load
+	/root/sframe-grow pad 64 /root/leaf-sf "$T/pad" 6
+	ok $? "six sparse copies of leaf-sf whose 226-byte table claims 64 MiB"
+	echo 1 > "$UW_DBG/gc"
+	b0=$(stat_val bytes_held) t0=$(stat_val table_bytes)
+	spawn_at_once 1000 6 "$T/pad.%d" 3000
+	watch_scans "$T/pad"
+	t1=$(stat_val table_bytes)
+	kill "$sp" 2>/dev/null
+	wait "$sp" 2>/dev/null
+	echo "# states:$state_list; bytes_held $b0 before, peak $peak_bytes;" \
+		"table_bytes $t0 before, $t1 after"
+	[ "$(count sframe $state_list)" -eq 6 ]
+	ok $? "(k) all six have their table ('sframe')"
+	[ $((peak_bytes - b0)) -lt $((1 << 20)) ] &&
+		[ $((t1 - t0)) -le $((6 * 226)) ]
+	ok $? "(k) they cost $((peak_bytes - b0)) bytes in all (< 1 MiB), their tables $((t1 - t0)) (<= 6 x 226)"
+	rm -f "$T"/pad.*
+}
+
+# (l) one uid cannot take more than its share of max_total_mb, and what it
+# was refused stays open to others: with max_total_mb=64 and
+# max_user_pct=25 (16 MiB a user), uid 1000 starts six programs with
+# 12 MiB tables, then uid 1001 runs the copy uid 1000 was refused.
+t_user()
+{
+	unload && insmod "$UW_KO" max_total_mb=64 max_user_pct=25
+	ok $? "insmod max_total_mb=64 max_user_pct=25"
+	/root/sframe-grow grow 12 /root/leaf-sf "$T/usr" 6
+	spawn_at_once 1000 6 "$T/usr.%d" 5000
+	sp1=$sp
+	watch_scans "$T/usr"
+	s1=$state_list
+	diag < "$UW_DBG/users"
+	u1000=$(awk '$1 == 1000 { print $2 }' "$UW_DBG/users")
+	echo "# uid 1000:$s1"
+	last=$(echo "$s1" | awk '{ print $NF }')
+	# uid 1001 runs the last file, which uid 1000 did not get.
+	spawn_at_once 1001 1 "$T/usr.5" 2000
+	sp2=$sp
+	_i=0 s2=""
+	while [ -z "$s2" ] && [ $_i -lt 100 ]; do
+		s2=$(table_state "$(cat "$T/spawn.pids")" usr.5)
+		[ -n "$s2" ] || sleep 0.1
+		_i=$((_i + 1))
+	done
+	diag < "$UW_DBG/users"
+	u1001=$(awk '$1 == 1001 { print $2 }' "$UW_DBG/users")
+	kill "$sp1" "$sp2" 2>/dev/null
+	wait "$sp1" "$sp2" 2>/dev/null
+	nload=$(count sframe $s1)
+	nuser=$(count over-max_user_pct $s1)
+	[ "$nload" -eq 1 ] && [ "$nuser" -eq 5 ] &&
+		[ "${u1000:-0}" -le $((16 << 20)) ]
+	ok $? "(l) uid 1000: $nload table loaded, $nuser over its share, it holds ${u1000:-0} bytes <= 16 MiB"
+	[ "$last" = over-max_user_pct ] && [ "$s2" = sframe ] &&
+		[ "${u1001:-0}" -gt 0 ]
+	ok $? "(l) uid 1001 gets the table uid 1000 was refused ('$last' for uid 1000, '$s2' for uid 1001, ${u1001:-0} bytes)"
+	[ "$(stat_val tables_over_max_user)" -ge 5 ]
+	ok $? "(l) stats: tables_over_max_user $(stat_val tables_over_max_user) >= 5"
+	rm -f "$T"/usr.*
+	unload && load
+}
+
 # Frame pointers: the fallback gives what the kernel gave.
 t_fp()
 {
@@ -471,7 +633,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

@@ -34,7 +34,8 @@ missing=""
 for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
     "$kt/chain-fp" "$kt/threads" "$kt/tiny" "$kt/tiny-dyn" \
     "$kt/lib/libuwchain.so" "$kt/lib/libuwfp.so" "$kt/bad-garbage" \
-    "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so"; do
+    "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so" \
+    "$kt/sframe-grow" "$kt/uwspawn"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
