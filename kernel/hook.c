@@ -126,6 +126,57 @@ static void uw_count_frame(u8 source)
 	}
 }
 
+/*
+ * The top of the main thread's stack holds, above main()'s frame, only the
+ * C library's start-up frames and _start's: 256 bytes with Debian 12's
+ * glibc (__libc_start_call_main, __libc_start_main_impl, _start's
+ * alignment), less with musl.  A walk that stops there, after at least
+ * one step, has come past main(): it ended, it did not break.
+ */
+#define UW_ENTRY_WINDOW	512
+
+/* Where a walk stopped: the frame that could not be unwound. */
+struct uw_walk_end {
+	u16 module;	/* its mapping, or UW_NO_MODULE */
+	bool no_row;	/* no table row for its pc: frame pointers tried */
+	u32 depth;	/* steps taken before it */
+	u64 sp;
+};
+
+/*
+ * Count where a walk ended: past the program's entry, at a pc in a mapped
+ * file that has no table row for it (per file: debugfs "breaks"),
+ * elsewhere, or at the depth limit.
+ * Past the entry means the table's outermost frame, or, after at least
+ * one step, a zero frame pointer or return address (the ABI's end of the
+ * chain: _start and the C library's thread start clear %rbp; at the first
+ * frame a zero %rbp is only an unused register) or a frame at the top of
+ * the main thread's stack (UW_ENTRY_WINDOW).  kmm: the process's table,
+ * NULL when none can be trusted.
+ */
+static void uw_count_end(const struct uw_kmm *kmm, unsigned int stop,
+			 const struct uw_walk_end *end)
+{
+	unsigned long top = current->mm->start_stack;
+
+	if (stop == UW_STOP_DEPTH) {
+		uw_stat_inc(UW_ST_END_DEPTH);
+		return;
+	}
+	if (stop == UW_STOP_OUTERMOST ||
+	    (end->depth && (stop == UW_STOP_END ||
+			    (end->sp <= top &&
+			     top - end->sp <= UW_ENTRY_WINDOW)))) {
+		uw_stat_inc(UW_ST_END_ENTRY);
+		return;
+	}
+	if (kmm && end->no_row && uw_kmm_note_break(kmm, end->module)) {
+		uw_stat_inc(UW_ST_END_NO_TABLE);
+		return;
+	}
+	uw_stat_inc(UW_ST_END_OTHER);
+}
+
 static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 			 struct pt_regs *regs, struct uw_cursor *cur,
 			 struct uw_regs *start)
@@ -136,29 +187,49 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 		.mem = { .read = uw_user_read, .ctx = &rctx },
 		.max_depth = entry->max_stack + 1,
 	};
-	struct uw_kmm *kmm;
-	bool stale;
+	struct uw_kmm *found, *kmm;
+	struct uw_walk_end end;
+	unsigned int stop;
 	int ret;
 
-	kmm = uw_kmm_find(current->mm);
+	found = uw_kmm_find(current->mm);
 	/* A mapping was unmapped since the scan: trust no table (tables.c). */
-	stale = kmm && READ_ONCE(kmm->stale_seq);
-	if (kmm && !stale) {
+	kmm = found && !READ_ONCE(found->stale_seq) ? found : NULL;
+	if (kmm) {
 		cfg.mods = kmm->mods;
 		cfg.nmods = kmm->n;
 	}
 	uw_regs_from_pt(start, regs);
-	if (uw_cursor_init(cur, &cfg, start))
+	if (uw_cursor_init(cur, &cfg, start)) {
+		uw_stat_inc(UW_ST_END_OTHER);
 		return;
+	}
 	/*
 	 * A process not known yet, a pc no mapping covers (a new library),
 	 * or mappings changed since the scan: ask for a scan.
 	 */
-	uw_request_scan(kmm, !kmm || stale || cur->module == UW_NO_MODULE);
+	uw_request_scan(found, !kmm || cur->module == UW_NO_MODULE);
 	for (;;) {
+		end.module = cur->module;
+		end.depth = cur->depth;
+		end.sp = cur->regs.r[UW_X86_64_RSP];
 		ret = uw_step(cur, &cfg);
-		if (ret <= 0)
+		end.no_row = cur->source == UW_SRC_FP;
+		if (ret <= 0) {
+			stop = cur->stop;
 			break;
+		}
+		/*
+		 * A return address the frame-pointer fallback guessed, outside
+		 * every executable mapping of a process whose mappings the
+		 * module knows: not a frame (a stale %rbp in code built
+		 * without frame pointers), and nothing sensible follows it.
+		 */
+		if (kmm && cur->module == UW_NO_MODULE &&
+		    cur->source == UW_SRC_FP) {
+			stop = UW_STOP_FP_OUTSIDE;
+			break;
+		}
 		uw_count_frame(cur->source);
 		/*
 		 * A return address a table or the kernel's signal frame gave,
@@ -168,14 +239,18 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 		 * processes rescan every rescan_ms for ever.
 		 */
 		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
-			uw_request_scan(kmm, true);
+			uw_request_scan(found, true);
 		/* perf's entry is full: the sample's max_stack was reached. */
 		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP])) {
-			uw_stat_stop(UW_STOP_DEPTH);
-			return;
+			stop = UW_STOP_DEPTH;
+			end.module = cur->module;
+			end.no_row = false;
+			end.depth = cur->depth;
+			break;
 		}
 	}
-	uw_stat_stop(cur->stop);
+	uw_stat_stop(stop);
+	uw_count_end(kmm, stop, &end);
 }
 
 /* Same signature as perf_callchain_user(), which it stands in for. */

@@ -45,6 +45,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <linux/cred.h>
@@ -100,6 +101,8 @@ struct uw_kfile {
 	loff_t size;
 
 	int status;
+	char *path;		/* for debugfs "breaks" */
+	atomic_long_t breaks;	/* walks that broke here for want of a row */
 	u8 *data;
 	size_t len;
 	struct uw_kuser *user;	/* charged with len, or NULL */
@@ -494,6 +497,160 @@ static struct uw_kfile *uw_kfile_lookup(const struct inode *in, kuid_t uid)
 	return over && !uw_charge_fits(uid, over->want) ? over : NULL;
 }
 
+/* ---- where walks broke ---- */
+
+/* f's path, for the list of breaks; NULL if there is no memory. */
+static char *uw_path_dup(struct file *f)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL), *p, *dup = NULL;
+
+	if (!buf)
+		return NULL;
+	p = file_path(f, buf, PATH_MAX);
+	if (!IS_ERR(p))
+		dup = kstrdup(p, GFP_KERNEL);
+	kfree(buf);
+	return dup;
+}
+
+/*
+ * A walk broke at a pc in mapping module of kmm, for want of a table row:
+ * count it against the mapping's file (true), or leave it to the caller
+ * (false: an anonymous mapping, or none).  Runs in the hook, under RCU:
+ * the file lives until kmm is freed after a grace period.
+ */
+bool uw_kmm_note_break(const struct uw_kmm *kmm, u16 module)
+{
+	struct uw_kfile *kf = module < kmm->n ? kmm->maps[module].kf : NULL;
+
+	if (!kf)
+		return false;
+	atomic_long_inc(&kf->breaks);
+	return true;
+}
+
+/*
+ * The counts of files no longer mapped, so that "breaks" still lists a
+ * program's libraries after it has exited: at most UW_MAX_RETIRED paths,
+ * the least frequent dropped first.  Under uw_files_lock.
+ */
+#define UW_MAX_RETIRED	32
+
+struct uw_retired {
+	struct list_head node;
+	unsigned long n;
+	char path[];
+};
+
+static LIST_HEAD(uw_retired_list);
+static unsigned int uw_nr_retired;
+
+static void uw_breaks_retire(const struct uw_kfile *kf)
+{
+	unsigned long n = atomic_long_read(&kf->breaks);
+	struct uw_retired *r, *least = NULL;
+
+	lockdep_assert_held(&uw_files_lock);
+	if (!n || !kf->path)
+		return;
+	list_for_each_entry(r, &uw_retired_list, node) {
+		if (!strcmp(r->path, kf->path)) {
+			r->n += n;
+			return;
+		}
+		if (!least || r->n < least->n)
+			least = r;
+	}
+	if (uw_nr_retired == UW_MAX_RETIRED) {
+		if (least->n >= n)
+			return;
+		list_del(&least->node);
+		kfree(least);
+		uw_nr_retired--;
+	}
+	r = kmalloc(struct_size(r, path, strlen(kf->path) + 1), GFP_KERNEL);
+	if (!r)
+		return;
+	r->n = n;
+	strcpy(r->path, kf->path);
+	list_add(&r->node, &uw_retired_list);
+	uw_nr_retired++;
+}
+
+static void uw_breaks_free(void)
+{
+	struct uw_retired *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &uw_retired_list, node)
+		kfree(r);
+	INIT_LIST_HEAD(&uw_retired_list);
+	uw_nr_retired = 0;
+}
+
+struct uw_break_row {
+	const char *path;
+	unsigned long n;
+};
+
+static int uw_break_cmp(const void *a, const void *b)
+{
+	const struct uw_break_row *x = a, *y = b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : strcmp(x->path, y->path);
+}
+
+/* Add n breaks of path to rows[0..*nr), merging equal paths. */
+static void uw_break_add(struct uw_break_row *rows, size_t *nr,
+			 const char *path, unsigned long n)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++) {
+		if (!strcmp(rows[i].path, path)) {
+			rows[i].n += n;
+			return;
+		}
+	}
+	rows[*nr].path = path;
+	rows[(*nr)++].n = n;
+}
+
+/*
+ * debugfs "breaks": "count path" for every file where walks broke for
+ * want of a table (since the module was loaded), most frequent first.
+ */
+void uw_breaks_show(struct seq_file *m)
+{
+	struct uw_break_row *rows;
+	struct uw_retired *r;
+	struct uw_kfile *kf;
+	size_t nr = 0, max = 0, i;
+
+	mutex_lock(&uw_files_lock);
+	list_for_each_entry(kf, &uw_files, node)
+		max += kf->path && atomic_long_read(&kf->breaks);
+	max += uw_nr_retired;
+	rows = kvmalloc_array(max ? max : 1, sizeof(*rows), GFP_KERNEL);
+	if (!rows) {
+		mutex_unlock(&uw_files_lock);
+		return;
+	}
+	list_for_each_entry(kf, &uw_files, node) {
+		unsigned long n = atomic_long_read(&kf->breaks);
+
+		if (kf->path && n && nr < max)
+			uw_break_add(rows, &nr, kf->path, n);
+	}
+	list_for_each_entry(r, &uw_retired_list, node)
+		if (nr < max)
+			uw_break_add(rows, &nr, r->path, r->n);
+	sort(rows, nr, sizeof(*rows), uw_break_cmp, NULL);
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%lu %s\n", rows[i].n, rows[i].path);
+	mutex_unlock(&uw_files_lock);
+	kvfree(rows);
+}
+
 static void uw_kfile_count(const struct uw_kfile *kf)
 {
 	if (kf->status == UW_KF_SFRAME)
@@ -536,10 +693,11 @@ static struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid)
 	kf->mtime = in->i_mtime;
 	kf->size = i_size_read(in);
 	kf->uid = uid;
+	kf->path = uw_path_dup(f);
 	/* Only regular files are read: a device's read may do anything. */
 	if (S_ISREG(in->i_mode))
 		uw_kfile_load(kf, f, uid);
-	kf->bytes = sizeof(*kf) + kf->len;
+	kf->bytes = sizeof(*kf) + kf->len + (kf->path ? strlen(kf->path) + 1 : 0);
 
 	mutex_lock(&uw_files_lock);
 	listed = uw_kfile_lookup(in, uid);
@@ -558,6 +716,7 @@ static struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid)
 	if (listed) {
 		kvfree(kf->data);
 		uw_uncharge(kf, kf->len);
+		kfree(kf->path);
 		kfree(kf);
 		kf = listed;
 	}
@@ -570,11 +729,13 @@ static void uw_kfile_release(struct kref *ref)
 	struct uw_kfile *kf = container_of(ref, struct uw_kfile, ref);
 
 	list_del(&kf->node);
+	uw_breaks_retire(kf);
 	mutex_unlock(&uw_files_lock);
 	atomic_long_sub(kf->bytes, &uw_bytes_held);
 	atomic_dec(&uw_nr_files);
 	kvfree(kf->data);
 	uw_uncharge(kf, kf->len);
+	kfree(kf->path);
 	kfree(kf);
 }
 
@@ -1141,4 +1302,5 @@ void uw_tables_exit(void)
 	flush_workqueue(uw_wq);
 	destroy_workqueue(uw_wq);
 	WARN_ON(!list_empty(&uw_files));
+	uw_breaks_free();
 }

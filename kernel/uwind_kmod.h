@@ -36,8 +36,20 @@ enum uw_stat {
 	UW_ST_TABLES_OVER_USER,	/* left out: the user's max_user_pct share */
 	UW_ST_SCANS,		/* process mappings scanned */
 	UW_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
+	/* Where each walk ended (hook.c): one of these per walk. */
+	UW_ST_END_ENTRY,	/* past the program's entry: the chain is whole */
+	UW_ST_END_NO_TABLE,	/* in a mapped file without a table (per file) */
+	UW_ST_END_OTHER,	/* elsewhere: read fault, bad row, no mapping */
+	UW_ST_END_DEPTH,	/* at the sample's depth limit */
 	UW_ST_COUNT,
 };
+
+/*
+ * A stop reason of the module's own, after the core's (enum uw_stop): a
+ * frame-pointer guess outside every executable mapping ended the walk.
+ */
+#define UW_STOP_FP_OUTSIDE	UW_STOP_COUNT
+#define UW_KSTOP_COUNT		(UW_STOP_COUNT + 1)
 
 void uw_stat_inc(enum uw_stat s);
 void uw_stat_stop(unsigned int stop);
@@ -76,6 +88,8 @@ struct uw_kmm {
 int uw_tables_init(void);
 void uw_tables_exit(void);
 struct uw_kmm *uw_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
+bool uw_kmm_note_break(const struct uw_kmm *kmm, u16 module); /* any context */
+void uw_breaks_show(struct seq_file *m);
 void uw_request_scan(struct uw_kmm *kmm, bool uncovered); /* any context */
 void uw_gc(void);
 void uw_tables_flush(void);

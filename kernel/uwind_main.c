@@ -10,6 +10,8 @@
  *   stats    counters, "key value" lines
  *   tables   each registered process and its executable mappings
  *   users    each uid holding tables: "uid bytes"
+ *   breaks   the files where walks broke for want of a table, "count
+ *            path", most frequent first
  *   gc       write anything: drop the tables of processes that are gone
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -45,7 +47,7 @@ module_param_named(rescan_ms, uw_rescan_ms, uint, 0644);
 MODULE_PARM_DESC(rescan_ms, "least time between two scans of a process, ms (default 100)");
 
 static DEFINE_PER_CPU(unsigned long[UW_ST_COUNT], uw_stats);
-static DEFINE_PER_CPU(unsigned long[UW_STOP_COUNT], uw_stops);
+static DEFINE_PER_CPU(unsigned long[UW_KSTOP_COUNT], uw_stops);
 
 static const char *const uw_stat_names[UW_ST_COUNT] = {
 	[UW_ST_SAMPLES] = "samples",
@@ -59,9 +61,13 @@ static const char *const uw_stat_names[UW_ST_COUNT] = {
 	[UW_ST_TABLES_OVER_USER] = "tables_over_max_user",
 	[UW_ST_SCANS] = "scans",
 	[UW_ST_LAZY_REQUESTS] = "lazy_requests",
+	[UW_ST_END_ENTRY] = "end_past_entry",
+	[UW_ST_END_NO_TABLE] = "end_no_table",
+	[UW_ST_END_OTHER] = "end_other",
+	[UW_ST_END_DEPTH] = "end_depth",
 };
 
-static const char *const uw_stop_keys[UW_STOP_COUNT] = {
+static const char *const uw_stop_keys[UW_KSTOP_COUNT] = {
 	[UW_STOP_NONE] = "stop_none",
 	[UW_STOP_OUTERMOST] = "stop_outermost",
 	[UW_STOP_END] = "stop_end",
@@ -70,6 +76,7 @@ static const char *const uw_stop_keys[UW_STOP_COUNT] = {
 	[UW_STOP_NO_PROGRESS] = "stop_no_progress",
 	[UW_STOP_DEPTH] = "stop_depth",
 	[UW_STOP_BAD_DATA] = "stop_bad_data",
+	[UW_STOP_FP_OUTSIDE] = "stop_fp_outside",
 };
 
 void uw_stat_inc(enum uw_stat s)
@@ -79,7 +86,7 @@ void uw_stat_inc(enum uw_stat s)
 
 void uw_stat_stop(unsigned int stop)
 {
-	if (stop < UW_STOP_COUNT)
+	if (stop < UW_KSTOP_COUNT)
 		this_cpu_inc(uw_stops[stop]);
 }
 
@@ -100,7 +107,7 @@ void uw_stats_show(struct seq_file *m)
 	for (i = 0; i < UW_ST_COUNT; i++)
 		seq_printf(m, "%s %lu\n", uw_stat_names[i],
 			   uw_sum(&uw_stats[i]));
-	for (i = UW_STOP_OUTERMOST; i < UW_STOP_COUNT; i++)
+	for (i = UW_STOP_OUTERMOST; i < UW_KSTOP_COUNT; i++)
 		seq_printf(m, "%s %lu\n", uw_stop_keys[i], uw_sum(&uw_stops[i]));
 	seq_printf(m, "mms %d\n", atomic_read(&uw_nr_mms));
 	seq_printf(m, "files %d\n", atomic_read(&uw_nr_files));
@@ -128,6 +135,13 @@ static int uw_dbg_users_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(uw_dbg_users);
+
+static int uw_dbg_breaks_show(struct seq_file *m, void *v)
+{
+	uw_breaks_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uw_dbg_breaks);
 
 static ssize_t uw_gc_write(struct file *f, const char __user *buf,
 			   size_t len, loff_t *pos)
@@ -163,6 +177,7 @@ static int __init uw_init(void)
 	debugfs_create_bool("enable", 0644, uw_dir, &uw_enable);
 	debugfs_create_file("stats", 0444, uw_dir, NULL, &uw_dbg_stats_fops);
 	debugfs_create_file("tables", 0444, uw_dir, NULL, &uw_dbg_tables_fops);
+	debugfs_create_file("breaks", 0444, uw_dir, NULL, &uw_dbg_breaks_fops);
 	debugfs_create_file("users", 0444, uw_dir, NULL, &uw_dbg_users_fops);
 	debugfs_create_file("gc", 0200, uw_dir, NULL, &uw_gc_fops);
 	pr_info("user callchains from SFrame tables: on\n");

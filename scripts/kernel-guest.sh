@@ -43,7 +43,7 @@ mkdir -p "$kdir"
 set --
 for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
-    "$kt"/sframe-grow "$kt"/uwspawn "$kt"/bad-*; do
+    "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop "$kt"/bad-*; do
 	[ -f "$f" ] || continue
 	case $f in *.tmp) continue ;; esac
 	set -- "$@" "$f:/root/${f##*/}"

@@ -115,7 +115,18 @@ $(KT_OUT)/uwspawn: selftests/kernel/uwspawn.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_WARN) -o $@ $<
 
-KT_PROGS := $(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
+# A frame-pointer guess outside every mapping (fpjunk), a hot loop in
+# libc's memcpy (memloop).
+$(KT_OUT)/fpjunk: selftests/kernel/fpjunk.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+$(KT_OUT)/memloop: selftests/kernel/memloop.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+KT_PROGS := $(KT_OUT)/fpjunk $(KT_OUT)/memloop \
+	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so

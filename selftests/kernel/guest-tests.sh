@@ -176,7 +176,11 @@ t_leaf()
 	rec "$T/a1.data" -- /root/leaf-sf 1000
 	ok $? "perf record -g of leaf-sf with the module"
 	s1=$(stat_val samples) f1=$(stat_val frames_sframe)
+	e1=$(($(stat_val end_past_entry) - $(awk '$1 == "end_past_entry" { print $2 }' "$T/a1.data.stats")))
 	expect_full "(a) with the module" "$T/a1.data" leaf-sf "$LEAF"
+	# (n) Where the walks ended: past main, not broken in libc.
+	[ "$m_full" -ge "$UW_MIN" ] && at_least 99 "$e1" "$m_full"
+	ok $? "(n) leaf-sf: end_past_entry +$e1, >= 99% of its $m_full full chains: they end past main, not in libc"
 	echo "# stats: samples +$((s1 - s0)), frames_sframe +$((f1 - f0))"
 	[ $((s1 - s0)) -ge "$m_user" ] && [ $((f1 - f0)) -ge $((3 * m_full)) ]
 	ok $? "stats: samples +$((s1 - s0)) >= $m_user, frames_sframe +$((f1 - f0)) >= 3 x $m_full"
@@ -280,14 +284,14 @@ own_states()
 }
 
 # watch_scans PATTERN: until every process of $T/spawn.pids has a state
-# for its own PATTERN.K file (at most about 20 s), follow the module's
+# for its own PATTERN.K file (at most about 60 s), follow the module's
 # bytes and the guest's MemAvailable: peak_bytes (bytes_held), low_avail
 # (kB); state_list: the states then (own_states).
 watch_scans()
 {
 	peak_bytes=0 low_avail=$(meminfo MemAvailable)
 	_i=0
-	while [ $_i -lt 100 ]; do
+	while [ $_i -lt 300 ]; do
 		_b=$(stat_val bytes_held)
 		_m=$(meminfo MemAvailable)
 		[ "$_b" -gt "$peak_bytes" ] && peak_bytes=$_b
@@ -302,6 +306,14 @@ watch_scans()
 	done
 	_b=$(stat_val bytes_held)
 	[ "$_b" -gt "$peak_bytes" ] && peak_bytes=$_b
+}
+
+# reap: end the processes of $T/spawn.pids and their spawner.
+reap()
+{
+	# shellcheck disable=SC2046
+	kill $(cat "$T/spawn.pids") 2>/dev/null
+	wait "$sp" 2>/dev/null
 }
 
 # count WORD LIST...: how many of LIST are WORD.
@@ -321,10 +333,9 @@ t_conc()
 	total=$(meminfo MemTotal)
 	echo 1 > "$UW_DBG/gc"
 	b0=$(stat_val bytes_held) a0=$(meminfo MemAvailable)
-	spawn_at_once 1000 12 "$T/big.%d" 4000
+	spawn_at_once 1000 12 "$T/big.%d" 60000
 	watch_scans "$T/big"
-	kill "$sp" 2>/dev/null
-	wait "$sp" 2>/dev/null
+	reap
 	echo "# states:$state_list"
 	echo "# bytes_held $b0 before, peak $peak_bytes (cap $cap);" \
 		"MemAvailable $a0 kB before, lowest $low_avail kB of $total kB"
@@ -351,11 +362,10 @@ t_pad()
 	ok $? "six sparse copies of leaf-sf whose 226-byte table claims 64 MiB"
 	echo 1 > "$UW_DBG/gc"
 	b0=$(stat_val bytes_held) t0=$(stat_val table_bytes)
-	spawn_at_once 1000 6 "$T/pad.%d" 3000
+	spawn_at_once 1000 6 "$T/pad.%d" 60000
 	watch_scans "$T/pad"
 	t1=$(stat_val table_bytes)
-	kill "$sp" 2>/dev/null
-	wait "$sp" 2>/dev/null
+	reap
 	echo "# states:$state_list; bytes_held $b0 before, peak $peak_bytes;" \
 		"table_bytes $t0 before, $t1 after"
 	[ "$(count sframe $state_list)" -eq 6 ]
@@ -375,8 +385,9 @@ t_user()
 	unload && insmod "$UW_KO" max_total_mb=64 max_user_pct=25
 	ok $? "insmod max_total_mb=64 max_user_pct=25"
 	/root/sframe-grow grow 12 /root/leaf-sf "$T/usr" 6
-	spawn_at_once 1000 6 "$T/usr.%d" 5000
+	spawn_at_once 1000 6 "$T/usr.%d" 60000
 	sp1=$sp
+	cp "$T/spawn.pids" "$T/usr.pids"
 	watch_scans "$T/usr"
 	s1=$state_list
 	diag < "$UW_DBG/users"
@@ -384,7 +395,7 @@ t_user()
 	echo "# uid 1000:$s1"
 	last=$(echo "$s1" | awk '{ print $NF }')
 	# uid 1001 runs the last file, which uid 1000 did not get.
-	spawn_at_once 1001 1 "$T/usr.5" 2000
+	spawn_at_once 1001 1 "$T/usr.5" 60000
 	sp2=$sp
 	_i=0 s2=""
 	while [ -z "$s2" ] && [ $_i -lt 100 ]; do
@@ -394,7 +405,8 @@ t_user()
 	done
 	diag < "$UW_DBG/users"
 	u1001=$(awk '$1 == 1001 { print $2 }' "$UW_DBG/users")
-	kill "$sp1" "$sp2" 2>/dev/null
+	# shellcheck disable=SC2046
+	kill $(cat "$T/usr.pids" "$T/spawn.pids") 2>/dev/null
 	wait "$sp1" "$sp2" 2>/dev/null
 	nload=$(count sframe $s1)
 	nuser=$(count over-max_user_pct $s1)
@@ -408,6 +420,58 @@ t_user()
 	ok $? "(l) stats: tables_over_max_user $(stat_val tables_over_max_user) >= 5"
 	rm -f "$T"/usr.*
 	unload && load
+}
+
+# (m) a frame-pointer guess outside every executable mapping ends the
+# walk, counted, and is not reported: fpjunk's spin_junk() has no table
+# and points %rbp at a record whose return address is a stack address.
+t_fpjunk()
+{
+	load
+	bg_prog fpjunk 6000
+	sleep 0.5
+	o0=$(stat_val stop_fp_outside)
+	rec "$T/fpj.data" -p "$bg" -- sleep 1
+	o1=$(stat_val stop_fp_outside)
+	kill "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	report "(m) fpjunk" "$T/fpj.data" fpjunk "spin_junk,[unknown]"
+	[ "$m_inc" -ge "$UW_MIN" ] && [ "$m_full" -eq 0 ]
+	ok $? "(m) $m_full of $m_inc samples in spin_junk() report the guessed frame outside every mapping (0 expected)"
+	at_least 90 $((o1 - o0)) "$m_inc"
+	ok $? "(m) stop_fp_outside +$((o1 - o0)) >= 90% of $m_inc"
+	grep -q ' /root/fpjunk$' "$UW_DBG/breaks"
+	ok $? "(m) debugfs breaks lists /root/fpjunk (no row for spin_junk)"
+}
+
+# (n) where walks end: memloop's break in libc's memcpy (end_no_table),
+# and "breaks" lists libc first, while leaf-sf's full chains end past
+# main (end_past_entry, checked in t_leaf).  Every walk ends in exactly
+# one of the end_* counters.
+t_breaks()
+{
+	unload && load		# counts from zero
+	rec "$T/n2.data" -- /root/memloop 1000
+	sdelta "$T/n2.data.stats" > "$T/n2.delta"
+	diag < "$T/n2.delta"
+	head -n 5 "$UW_DBG/breaks" | diag
+	# dval FILE KEY: the change of KEY in an sdelta line.
+	dval() { tr ' ' '\n' < "$1" | awk -v k="$2" '$0 == k { getline; print $0 + 0; f = 1 } END { if (!f) print 0 }'; }
+	s2=$(dval "$T/n2.delta" samples) b2=$(dval "$T/n2.delta" end_no_table)
+	sum=0
+	for k in end_past_entry end_no_table end_other end_depth; do
+		sum=$((sum + $(dval "$T/n2.delta" $k)))
+	done
+	at_least 50 "$b2" "$s2"
+	ok $? "(n) memloop: end_no_table +$b2 of $s2 samples (>= 50%): its walks break in memcpy"
+	top=$(awk 'NR == 1 { print $2 }' "$UW_DBG/breaks")
+	case $top in
+	*/libc.so.6) r=0 ;;
+	*) r=1 ;;
+	esac
+	ok $r "(n) debugfs breaks lists libc first (got '$top')"
+	[ "$sum" -eq "$s2" ] && [ "$s2" -gt 0 ]
+	ok $? "(n) every walk ends in one end_* counter ($sum = samples +$s2)"
 }
 
 # Frame pointers: the fallback gives what the kernel gave.
@@ -633,7 +697,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
