@@ -284,6 +284,22 @@ static void notrace uw_hook(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs *regs = (struct pt_regs *)
 		regs_get_kernel_argument(ftrace_get_regs(fregs), 1);
 
+	/*
+	 * A KVM vCPU thread between guest entry and exit: a sample here is
+	 * the guest's (perf_guest_state(), which the kernel's walker checks
+	 * and which 6.1 does not export), and the user registers are the
+	 * host VMM's, whose stack must not be reported for it.  KVM sets
+	 * PF_VCPU around exactly that stretch (guest_timing_enter_irqoff()
+	 * to guest_timing_exit_irqoff(), which encloses the interrupt
+	 * window where perf_guest_state() is non-zero), so such a sample
+	 * goes to the kernel's walker: it records no user chain for a guest
+	 * sample, and walks the VMM for the rare host sample in that window
+	 * as it always did.
+	 */
+	if (current->flags & PF_VCPU) {
+		uw_stat_inc(UW_ST_PASSED_VCPU);
+		return;
+	}
 	if (!uw_takes(regs)) {
 		uw_stat_inc(UW_ST_PASSED);
 		return;

@@ -27,6 +27,7 @@ extern unsigned int uw_rescan_ms;
 enum uw_stat {
 	UW_ST_SAMPLES,		/* callchains walked by uwind */
 	UW_ST_PASSED,		/* callchains left to the kernel's own walker */
+	UW_ST_PASSED_VCPU,	/* ... because a KVM guest was running */
 	UW_ST_FRAMES_SFRAME,
 	UW_ST_FRAMES_FP,
 	UW_ST_FRAMES_SIGFRAME,

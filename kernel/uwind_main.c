@@ -52,6 +52,7 @@ static DEFINE_PER_CPU(unsigned long[UW_KSTOP_COUNT], uw_stops);
 static const char *const uw_stat_names[UW_ST_COUNT] = {
 	[UW_ST_SAMPLES] = "samples",
 	[UW_ST_PASSED] = "passed_to_kernel",
+	[UW_ST_PASSED_VCPU] = "passed_vcpu",
 	[UW_ST_FRAMES_SFRAME] = "frames_sframe",
 	[UW_ST_FRAMES_FP] = "frames_fp",
 	[UW_ST_FRAMES_SIGFRAME] = "frames_sigframe",

@@ -15,6 +15,9 @@
 # prints its banner.  Where /dev/kvm exists but cannot run the kernel (as
 # on these machines) the probe fails once and TCG is used from then on.
 #
+# Under TCG the CPU is qemu64 with SVM, which QEMU emulates: the guest can
+# load kvm-amd and run a nested guest.  Under KVM it is the host's CPU.
+#
 # Prints the boot time (guest uptime when /init started, host wall time)
 # on stderr.  Exit status: the guest test's status when it reported one
 # ("UWIND-EXIT N"), 124 on timeout, 125 when the guest ended without one.
@@ -86,7 +89,9 @@ esac
 if [ $accel = kvm ]; then
 	accel_args="-enable-kvm -cpu host"
 else
-	accel_args="-accel tcg"
+	# TCG emulates AMD SVM: the guest can run KVM guests of its own
+	# (the test of samples taken while a guest runs).
+	accel_args="-accel tcg -cpu qemu64,+svm"
 fi
 
 t0=$(now)

@@ -116,7 +116,7 @@ $(KT_OUT)/uwspawn: selftests/kernel/uwspawn.c
 	$(KT_CC) $(KT_WARN) -o $@ $<
 
 # A frame-pointer guess outside every mapping (fpjunk), a hot loop in
-# libc's memcpy (memloop).
+# libc's memcpy (memloop), a KVM guest that spins (kvmspin).
 $(KT_OUT)/fpjunk: selftests/kernel/fpjunk.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -o $@ $<
@@ -125,7 +125,11 @@ $(KT_OUT)/memloop: selftests/kernel/memloop.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -o $@ $<
 
-KT_PROGS := $(KT_OUT)/fpjunk $(KT_OUT)/memloop \
+$(KT_OUT)/kvmspin: selftests/kernel/kvmspin.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+KT_PROGS := $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \

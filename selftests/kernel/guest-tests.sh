@@ -474,6 +474,64 @@ t_breaks()
 	ok $? "(n) every walk ends in one end_* counter ($sum = samples +$s2)"
 }
 
+# (o) samples taken while a KVM guest runs: the kernel's walker records no
+# user chain for them (perf_guest_state()); the module, which cannot call
+# that, must not report the host VMM's user stack there either.  The
+# guest (qemu64 with SVM under TCG) loads kvm-amd and kvmspin runs a
+# vCPU that spins in guest mode; perf report -D shows each sample's
+# misc bits (0x4 guest kernel, 0x5 guest user) and its raw callchain.
+t_vcpu()
+{
+	for m in irqbypass ccp kvm kvm-amd; do
+		[ -f "/root/kmod/$m.ko" ] && insmod "/root/kmod/$m.ko" 2>/dev/null
+	done
+	if [ ! -c /dev/kvm ]; then
+		grep -qw svm /proc/cpuinfo || grep -qw vmx /proc/cpuinfo ||
+			{ skip "(o) samples while a KVM guest runs" "the guest's CPU has no SVM or VMX (KVM boot without nested virtualisation)"; return; }
+		ok 1 "(o) /dev/kvm appears once kvm-amd is loaded"
+		dmesg | grep -iE 'kvm|svm' | tail -n 5 | diag
+		return
+	fi
+	load
+	v0=$(stat_val passed_vcpu)
+	snap "$T/vcpu.data.stats"
+	timeout 60 perf record -q -B -e cpu-clock -F "${UW_FREQ:-2000}" -g \
+		-o "$T/vcpu.data" /root/kvmspin 1000 > "$T/vcpu.log" 2>&1
+	ok $? "(o) perf record -g of kvmspin (a vCPU spinning in guest mode)"
+	v1=$(stat_val passed_vcpu)
+	diag < "$T/vcpu.log"
+	timeout 60 perf report -D -i "$T/vcpu.data" 2>/dev/null | awk '
+	function done_() { if (misc != "") { n[misc]++; if (nuser) u[misc]++ } }
+	/PERF_RECORD_SAMPLE\(/ {
+		done_()
+		misc = $0
+		sub(/.*PERF_RECORD_SAMPLE\(IP, /, "", misc)
+		sub(/\).*/, "", misc)
+		inuser = 0
+		nuser = 0
+		next
+	}
+	/^\.\.\.\.\. +[0-9]+: / {
+		if ($3 == "fffffffffffffe00")
+			inuser = 1
+		else if (inuser)
+			nuser++
+		next
+	}
+	END {
+		done_()
+		for (m in n)
+			printf "%s %d %d\n", m, n[m], u[m]
+	}' > "$T/vcpu.misc"
+	diag < "$T/vcpu.misc"
+	guest=$(awk '$1 == "0x4" || $1 == "0x5" { n += $2 } END { print n + 0 }' "$T/vcpu.misc")
+	guser=$(awk '$1 == "0x4" || $1 == "0x5" { n += $3 } END { print n + 0 }' "$T/vcpu.misc")
+	[ "$guest" -ge $((UW_MIN / 2)) ] && [ "$guser" -eq 0 ]
+	ok $? "(o) $guser of $guest guest samples carry a user chain (0 expected)"
+	[ $((v1 - v0)) -ge "$guest" ]
+	ok $? "(o) passed_vcpu +$((v1 - v0)) >= $guest: those samples went to the kernel's walker"
+}
+
 # Frame pointers: the fallback gives what the kernel gave.
 t_fp()
 {
@@ -697,7 +755,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

@@ -35,7 +35,8 @@ for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
     "$kt/chain-fp" "$kt/threads" "$kt/tiny" "$kt/tiny-dyn" \
     "$kt/lib/libuwchain.so" "$kt/lib/libuwfp.so" "$kt/bad-garbage" \
     "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so" \
-    "$kt/sframe-grow" "$kt/uwspawn" "$kt/fpjunk" "$kt/memloop"; do
+    "$kt/sframe-grow" "$kt/uwspawn" "$kt/fpjunk" "$kt/memloop" \
+    "$kt/kvmspin"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
@@ -48,7 +49,7 @@ has_sframe() { readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
 r=0
 for f in leaf-sf chain chain-dl chain-fp threads tiny tiny-dyn \
     lib/libuwchain.so swap lib/libuwswapa.so lib/libuwswapb.so fpjunk \
-    memloop; do
+    memloop kvmspin; do
 	has_sframe "$kt/$f" || { r=1; echo "# $f has no PT_GNU_SFRAME"; }
 done
 for f in leaf-fp lib/libuwfp.so; do
