@@ -4,13 +4,19 @@
  *
  * An ftrace_ops with SAVE_REGS | IPMODIFY, filtered on the function,
  * points the saved instruction pointer at uw_callchain_user(), which has
- * the same signature: every user of the kernel's user callchain (perf
- * samples, bpf_get_stack, ftrace stack traces) then gets uwind's walk.
- * A sample uwind does not handle (32-bit tasks, vm86, uwind switched
- * off) is not diverted: the hook looks at the pt_regs argument itself
- * and lets the kernel's own walker run.  (Calling that walker back from
- * the module would need an indirect call to the address ftrace reports,
- * which with IBT lies past the function's ENDBR and would fault.)
+ * the same signature.  Every caller of perf_callchain_user() then gets
+ * uwind's walk: perf samples of every event type (hardware, software,
+ * tracepoints), perf trace --call-graph, and BPF's bpf_get_stack() and
+ * bpf_get_stackid(), all through get_perf_callchain().  ftrace's
+ * userstacktrace option is not among them: it walks user stacks itself
+ * (stack_trace_save_user()).
+ *
+ * A sample uwind does not handle (32-bit tasks, vm86, a KVM guest
+ * running, uwind switched off) is not diverted: the hook looks at the
+ * pt_regs argument itself and lets the kernel's own walker run.  (Calling
+ * that walker back from the module would need an indirect call to the
+ * address ftrace reports, which with IBT lies past the function's ENDBR
+ * and would fault.)
  *
  * It runs in NMI or hard-irq context: no sleeping, no locks, no faults.
  * Stack words are read with copy_from_user_nofault(); the tables are

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * uwind kernel module: correct user callchains for programs built without
- * frame pointers, from their SFrame tables, for every user of the
- * kernel's user callchain (perf -g, bpf_get_stack, ftrace stacktraces).
+ * frame pointers, from their SFrame tables, for every caller of the
+ * kernel's perf_callchain_user(): perf samples of every event type, perf
+ * trace --call-graph, BPF's bpf_get_stack() and bpf_get_stackid().  (Not
+ * ftrace's userstacktrace, which walks user stacks itself.)
  *
  * insmod with no parameters is all it takes: from then on every process,
  * new or already running, is covered.  /sys/kernel/debug/uwind/ holds:

@@ -44,7 +44,8 @@ set --
 for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
     "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
-    "$kt"/kvmspin "$kt"/bad-*; do
+    "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
+    "$kt"/bpfstack "$kt"/bad-*; do
 	[ -f "$f" ] || continue
 	case $f in *.tmp) continue ;; esac
 	set -- "$@" "$f:/root/${f##*/}"

@@ -129,7 +129,26 @@ $(KT_OUT)/kvmspin: selftests/kernel/kvmspin.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -o $@ $<
 
-KT_PROGS := $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
+# The consumers: leaf-sys makes system calls from its leaf (tracepoint
+# samples, perf trace); leaf-st is static (its addresses are its symbols',
+# in leaf-st.syms) for bpfstack, a BPF loader on the bpf() system call.
+$(KT_OUT)/leaf-sys: selftests/kernel/leaf.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -DLEAF_SYSCALL -o $@ $<
+
+$(KT_OUT)/leaf-st: selftests/kernel/leaf.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -static -o $@ $<
+
+$(KT_OUT)/leaf-st.syms: $(KT_OUT)/leaf-st
+	nm -n -S --defined-only $< | awk '$$3 ~ /^[Tt]$$/' > $@
+
+$(KT_OUT)/bpfstack: selftests/kernel/bpfstack.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+KT_PROGS := $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
+	$(KT_OUT)/bpfstack $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \

@@ -532,6 +532,110 @@ t_vcpu()
 	ok $? "(o) passed_vcpu +$((v1 - v0)) >= $guest: those samples went to the kernel's walker"
 }
 
+# (p) every consumer of the kernel's user callchain goes through the
+# module: perf samples of each event type, perf trace --call-graph, and
+# BPF's bpf_get_stack / bpf_get_stackid.  (ftrace's userstacktrace
+# option does not call perf_callchain_user(): not a consumer.)
+
+# Hardware events, where the guest has a PMU.  QEMU's TCG emulates no
+# performance counters: the guest kernel registers no "cpu" PMU and
+# perf's hardware events are "not supported".
+t_hw()
+{
+	load
+	if [ ! -d /sys/bus/event_source/devices/cpu ]; then
+		skip "(p) hardware events (cycles) with the module" "the guest has no PMU: QEMU's TCG emulates no performance counters (software and tracepoint events are tested)"
+		return
+	fi
+	snap "$T/hw.data.stats"
+	perf record -q -B -e cycles -F "${UW_FREQ:-2000}" -g -o "$T/hw.data" \
+		/root/leaf-sf 1000 > "$T/hw.data.log" 2>&1
+	expect_full "(p) hardware event cycles" "$T/hw.data" leaf-sf "$LEAF"
+}
+
+# A tracepoint: every getppid leaf-sys makes from c() itself.
+t_tp()
+{
+	load
+	snap "$T/tp.data.stats"
+	perf record -q -B -e syscalls:sys_enter_getppid -g \
+		-o "$T/tp.data" /root/leaf-sys 300 > "$T/tp.data.log" 2>&1
+	ok $? "(p) perf record -g -e syscalls:sys_enter_getppid of leaf-sys"
+	expect_full "(p) tracepoint syscalls:sys_enter_getppid" "$T/tp.data" \
+		leaf-sys "$LEAF"
+}
+
+# perf trace --call-graph: each getppid event is followed by its user
+# chain, one "function (dso)" line a frame.
+t_trace()
+{
+	load
+	timeout 60 perf trace --call-graph fp -e getppid --max-events 300 \
+		-o "$T/trace.out" -- /root/leaf-sys 300 > /dev/null 2>&1
+	ok $? "(p) perf trace --call-graph fp -e getppid of leaf-sys"
+	awk -v chain="$LEAF" '
+	function flush() { if (ev) { n++; if (got == chain) full++ } }
+	/getppid\(/ { flush(); ev = 1; got = ""; nf = 0; next }
+	ev && NF >= 2 && $2 ~ /^\(/ && nf++ < 4 {
+		got = got == "" ? $1 : got "," $1
+	}
+	END { flush(); printf "%d %d\n", n, full }' "$T/trace.out" > "$T/trace.n"
+	read -r tn tfull < "$T/trace.n"
+	head -n 7 "$T/trace.out" | diag
+	[ "$tn" -ge 100 ] && at_least "$UW_GOOD" "$tfull" "$tn"
+	ok $? "(p) perf trace: $tfull of $tn getppid events show $LEAF ($(pct "$tfull" "$tn") >= $UW_GOOD%)"
+}
+
+# BPF: bpfstack loads a perf-event program calling bpf_get_stack and
+# bpf_get_stackid on leaf-st (static, SFrame, no frame pointers), whose
+# functions' addresses are in leaf-st.syms (nm -S on the host).
+t_bpf()
+{
+	load
+	/root/bpfstack "${UW_FREQ:-2000}" /root/leaf-st 1000 > "$T/bpf.out" 2>&1
+	ok $? "(p) bpfstack: a BPF perf-event program on leaf-st"
+	awk -v chain="$LEAF" '
+	function hex(x,   i, v) {
+		v = 0
+		x = tolower(x)
+		for (i = 1; i <= length(x); i++)
+			v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+		return v
+	}
+	NR == FNR {
+		if ($4 != "" && $3 ~ /^[Tt]$/) {
+			lo[$4] = hex($1)
+			hi[$4] = lo[$4] + hex($2)
+		}
+		next
+	}
+	$1 == "get_stack" || $1 == "get_stackid" {
+		k = split(chain, want, ",")
+		a = hex($3)
+		if (a < lo[want[1]] || a >= hi[want[1]])
+			next		# a sample outside the leaf
+		n[$1] += $2
+		if (NF < 2 + k)
+			next
+		for (i = 1; i <= k; i++) {
+			a = hex($(2 + i))
+			if (!(want[i] in lo) || a < lo[want[i]] || a >= hi[want[i]])
+				next
+		}
+		full[$1] += $2
+	}
+	END {
+		printf "%d %d %d %d\n", n["get_stack"], full["get_stack"],
+			n["get_stackid"], full["get_stackid"]
+	}' /root/leaf-st.syms "$T/bpf.out" > "$T/bpf.n"
+	sort -k2 -nr "$T/bpf.out" | head -n 4 | diag
+	read -r sn sf in_ if_ < "$T/bpf.n"
+	[ "$sn" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$sf" "$sn"
+	ok $? "(p) bpf_get_stack: $sf of $sn samples in c() show $LEAF ($(pct "$sf" "$sn") >= $UW_GOOD%)"
+	[ "$in_" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$if_" "$in_"
+	ok $? "(p) bpf_get_stackid: $if_ of $in_ samples in c() show $LEAF ($(pct "$if_" "$in_") >= $UW_GOOD%)"
+}
+
 # Frame pointers: the fallback gives what the kernel gave.
 t_fp()
 {
@@ -755,7 +859,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

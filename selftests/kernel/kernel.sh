@@ -36,7 +36,8 @@ for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
     "$kt/lib/libuwchain.so" "$kt/lib/libuwfp.so" "$kt/bad-garbage" \
     "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so" \
     "$kt/sframe-grow" "$kt/uwspawn" "$kt/fpjunk" "$kt/memloop" \
-    "$kt/kvmspin"; do
+    "$kt/kvmspin" "$kt/leaf-sys" "$kt/leaf-st" "$kt/leaf-st.syms" \
+    "$kt/bpfstack"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
@@ -49,7 +50,7 @@ has_sframe() { readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
 r=0
 for f in leaf-sf chain chain-dl chain-fp threads tiny tiny-dyn \
     lib/libuwchain.so swap lib/libuwswapa.so lib/libuwswapb.so fpjunk \
-    memloop kvmspin; do
+    memloop kvmspin leaf-sys leaf-st; do
 	has_sframe "$kt/$f" || { r=1; echo "# $f has no PT_GNU_SFRAME"; }
 done
 for f in leaf-fp lib/libuwfp.so; do
