@@ -379,7 +379,7 @@ t_pad()
 # (l) one uid cannot take more than its share of max_total_mb, and what it
 # was refused stays open to others: with max_total_mb=64 and
 # max_user_pct=25 (16 MiB a user), uid 1000 starts six programs with
-# 12 MiB tables, then uid 1001 runs the copy uid 1000 was refused.
+# 12 MiB tables, then uid 1001 runs a copy uid 1000 was refused.
 t_user()
 {
 	unload && insmod "$UW_KO" max_total_mb=64 max_user_pct=25
@@ -393,13 +393,14 @@ t_user()
 	diag < "$UW_DBG/users"
 	u1000=$(awk '$1 == 1000 { print $2 }' "$UW_DBG/users")
 	echo "# uid 1000:$s1"
-	last=$(echo "$s1" | awk '{ print $NF }')
-	# uid 1001 runs the last file, which uid 1000 did not get.
-	spawn_at_once 1001 1 "$T/usr.5" 60000
+	# uid 1001 runs a file uid 1000 was refused (which one is a race).
+	k=$(echo "$s1" | awk '{ for (i = 1; i <= NF; i++) if ($i == "over-max_user_pct") { print i - 1; exit } }')
+	last=$(echo "$s1" | awk -v k="${k:-0}" '{ print $(k + 1) }')
+	spawn_at_once 1001 1 "$T/usr.${k:-0}" 60000
 	sp2=$sp
 	_i=0 s2=""
 	while [ -z "$s2" ] && [ $_i -lt 100 ]; do
-		s2=$(table_state "$(cat "$T/spawn.pids")" usr.5)
+		s2=$(table_state "$(cat "$T/spawn.pids")" "usr.${k:-0}")
 		[ -n "$s2" ] || sleep 0.1
 		_i=$((_i + 1))
 	done
