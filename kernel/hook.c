@@ -156,9 +156,11 @@ struct uw_walk_end {
  * Past the entry means the table's outermost frame, or, after at least
  * one step, a zero frame pointer or return address (the ABI's end of the
  * chain: _start and the C library's thread start clear %rbp; at the first
- * frame a zero %rbp is only an unused register) or a frame at the top of
- * the main thread's stack (UW_ENTRY_WINDOW).  kmm: the process's table,
- * NULL when none can be trusted.
+ * frame a zero %rbp is only an unused register) or a frame without a
+ * table row at the top of the main thread's stack (UW_ENTRY_WINDOW: libc's
+ * start-up code; a frame with a row there is main's callee, which a small
+ * main() leaves in the window too).  kmm: the process's table, NULL when
+ * none can be trusted.
  */
 static void uw_count_end(const struct uw_kmm *kmm, unsigned int stop,
 			 const struct uw_walk_end *end)
@@ -171,7 +173,7 @@ static void uw_count_end(const struct uw_kmm *kmm, unsigned int stop,
 	}
 	if (stop == UW_STOP_OUTERMOST ||
 	    (end->depth && (stop == UW_STOP_END ||
-			    (end->sp <= top &&
+			    (end->no_row && end->sp <= top &&
 			     top - end->sp <= UW_ENTRY_WINDOW)))) {
 		uw_stat_inc(UW_ST_END_ENTRY);
 		return;
