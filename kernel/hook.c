@@ -21,7 +21,7 @@
  * It runs in NMI or hard-irq context: no sleeping, no locks, no faults.
  * Stack words are read with copy_from_user_nofault(); the tables are
  * kernel copies found under rcu_read_lock().  A sample from a process, or
- * at a pc, that the tables do not know yet asks for a scan (tables.c) and
+ * at a pc, that the tables do not know yet asks for a scan (events.c) and
  * is walked with frame pointers meanwhile, as the kernel would have.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -201,7 +201,7 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 	int ret;
 
 	found = uw_kmm_find(current->mm);
-	/* A mapping was unmapped since the scan: trust no table (tables.c). */
+	/* A mapping was unmapped since the scan: trust no table (events.c). */
 	kmm = found && !READ_ONCE(found->stale_seq) ? found : NULL;
 	if (kmm) {
 		cfg.mods = kmm->mods;

@@ -4,7 +4,9 @@
  *
  *   uwind_main.c  load/unload, parameters, debugfs
  *   hook.c        the perf_callchain_user replacement (NMI/IRQ context)
- *   tables.c      SFrame tables per file and per process (task context)
+ *   files.c       SFrame tables per file, the memory caps, breaks per file
+ *   registry.c    the tables of each process (task context; RCU readers)
+ *   events.c      what makes the registry scan: exec, samples, unmaps
  */
 #ifndef UWIND_KMOD_H
 #define UWIND_KMOD_H
@@ -13,6 +15,8 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/uidgid.h>
+#include <linux/workqueue.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
 
@@ -75,7 +79,7 @@ struct uw_kmm {
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	unsigned long scanned;		/* jiffies of the scan */
-	unsigned long seq;		/* scan order (tables.c) */
+	unsigned long seq;		/* scan order (registry.c) */
 	int map_count;			/* mm->map_count when scanned */
 	unsigned long stale_seq;	/* 0, or when a mapping was unmapped */
 	size_t bytes;
@@ -85,17 +89,37 @@ struct uw_kmm {
 	struct uw_sframe *sfs;
 };
 
-/* Tables (tables.c). */
-int uw_tables_init(void);
-void uw_tables_exit(void);
-struct uw_kmm *uw_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
-bool uw_kmm_note_break(const struct uw_kmm *kmm, u16 module); /* any context */
+/* Per-file tables (files.c): task context unless said otherwise. */
+struct uw_kfile;
+struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid);
+void uw_kfile_put(struct uw_kfile *kf);
+bool uw_kfile_sframe(const struct uw_kfile *kf, u64 start, u64 fo,
+		     struct uw_sframe *sf);
+const char *uw_kfile_state(const struct uw_kfile *kf);
+void uw_kfile_note_break(struct uw_kfile *kf);		/* any context */
+void uw_files_exit(void);
+void uw_users_show(struct seq_file *m);
 void uw_breaks_show(struct seq_file *m);
-void uw_request_scan(struct uw_kmm *kmm, bool uncovered); /* any context */
+
+/* The per-process registry (registry.c). */
+int uw_registry_init(void);
+void uw_registry_exit(void);
+struct uw_kmm *uw_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
+bool uw_kmm_covers(const struct uw_kmm *kmm, u64 start, u64 end);
+bool uw_kmm_note_break(const struct uw_kmm *kmm, u16 module); /* any context */
+void uw_scan_mm(struct task_struct *task, struct mm_struct *mm,
+		unsigned long asked);
+unsigned long uw_next_seq(void);			/* any context */
+void uw_queue_work(struct work_struct *w);		/* any context */
 void uw_gc(void);
+void uw_gc_soon(void);					/* any context */
 void uw_tables_flush(void);
 void uw_tables_show(struct seq_file *m);
-void uw_users_show(struct seq_file *m);
+
+/* Scan and unmap events (events.c). */
+int uw_events_init(void);
+void uw_events_exit(void);
+void uw_request_scan(struct uw_kmm *kmm, bool uncovered); /* any context */
 
 /* The hook (hook.c). */
 int uw_hook_init(void);

@@ -168,14 +168,15 @@ static int __init uw_init(void)
 {
 	int ret;
 
-	ret = uw_tables_init();
+	ret = uw_registry_init();
 	if (ret)
 		return ret;
+	ret = uw_events_init();
+	if (ret)
+		goto out_registry;
 	ret = uw_hook_init();
-	if (ret) {
-		uw_tables_exit();
-		return ret;
-	}
+	if (ret)
+		goto out_events;
 	uw_dir = debugfs_create_dir("uwind", NULL);
 	debugfs_create_bool("enable", 0644, uw_dir, &uw_enable);
 	debugfs_create_file("stats", 0444, uw_dir, NULL, &uw_dbg_stats_fops);
@@ -185,13 +186,20 @@ static int __init uw_init(void)
 	debugfs_create_file("gc", 0200, uw_dir, NULL, &uw_gc_fops);
 	pr_info("user callchains from SFrame tables: on\n");
 	return 0;
+
+out_events:
+	uw_events_exit();
+out_registry:
+	uw_registry_exit();
+	return ret;
 }
 
 static void __exit uw_exit(void)
 {
 	debugfs_remove_recursive(uw_dir);
 	uw_hook_exit();
-	uw_tables_exit();
+	uw_events_exit();
+	uw_registry_exit();
 	pr_info("unloaded\n");
 }
 
