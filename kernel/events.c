@@ -27,44 +27,44 @@
 #include <linux/workqueue.h>
 #include "uwind_kmod.h"
 
-struct uw_scan_req {
+struct uwk_scan_req {
 	struct work_struct work;
 	struct task_struct *task;
 	unsigned long asked;
 };
 
-static void uw_scan_work_fn(struct work_struct *w)
+static void uwk_scan_work_fn(struct work_struct *w)
 {
-	struct uw_scan_req *req = container_of(w, struct uw_scan_req, work);
+	struct uwk_scan_req *req = container_of(w, struct uwk_scan_req, work);
 	struct mm_struct *mm = get_task_mm(req->task);
 
 	if (mm) {
-		uw_scan_mm(req->task, mm, req->asked);
+		uwk_scan_mm(req->task, mm, req->asked);
 		mmput(mm);
 		/*
 		 * If the task exited meanwhile, this mmput may have been the
 		 * last: the collection its exit scheduled skipped this mm.
 		 */
 		if (req->task->flags & PF_EXITING)
-			uw_gc_soon();
+			uwk_gc_soon();
 	}
 	put_task_struct(req->task);
 	kfree(req);
 }
 
 /* Queue a scan of task's mappings; takes over a task reference. */
-static void uw_queue_scan(struct task_struct *task)
+static void uwk_queue_scan(struct task_struct *task)
 {
-	struct uw_scan_req *req = kmalloc(sizeof(*req), GFP_ATOMIC);
+	struct uwk_scan_req *req = kmalloc(sizeof(*req), GFP_ATOMIC);
 
 	if (!req) {
 		put_task_struct(task);
 		return;
 	}
-	INIT_WORK(&req->work, uw_scan_work_fn);
+	INIT_WORK(&req->work, uwk_scan_work_fn);
 	req->task = task;
-	req->asked = uw_next_seq();
-	uw_queue_work(&req->work);
+	req->asked = uwk_next_seq();
+	uwk_queue_work(&req->work);
 }
 
 /*
@@ -74,25 +74,25 @@ static void uw_queue_scan(struct task_struct *task)
  * flight at a time; the rest are dropped and come back with a later
  * sample.
  */
-struct uw_lazy {
+struct uwk_lazy {
 	struct irq_work iw;
 	struct task_struct *task;
 };
 
-static DEFINE_PER_CPU(struct uw_lazy, uw_lazy);
+static DEFINE_PER_CPU(struct uwk_lazy, uwk_lazy);
 
-static void uw_lazy_fn(struct irq_work *iw)
+static void uwk_lazy_fn(struct irq_work *iw)
 {
-	struct uw_lazy *l = container_of(iw, struct uw_lazy, iw);
+	struct uwk_lazy *l = container_of(iw, struct uwk_lazy, iw);
 	struct task_struct *task = xchg(&l->task, NULL);
 
 	if (task)
-		uw_queue_scan(task);
+		uwk_queue_scan(task);
 }
 
-void uw_request_scan(struct uw_kmm *kmm, bool uncovered)
+void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
 {
-	struct uw_lazy *l;
+	struct uwk_lazy *l;
 
 	/* Mid-exec the new address space is half built: exec will ask. */
 	if (!current->mm || (current->flags & PF_KTHREAD) ||
@@ -102,21 +102,21 @@ void uw_request_scan(struct uw_kmm *kmm, bool uncovered)
 	 * A known process is rescanned when a pc falls outside its table,
 	 * or when its mappings changed since the scan (ld.so, dlopen,
 	 * munmap): then a pc may be covered by a stale entry.  Both at most
-	 * every uw_rescan_ms, except that an uncovered pc in changed
+	 * every uwk_rescan_ms, except that an uncovered pc in changed
 	 * mappings asks at once.  map_count is read racily: a hint.
 	 */
 	if (kmm) {
 		bool changed = READ_ONCE(current->mm->map_count) !=
 			       kmm->map_count || READ_ONCE(kmm->stale_seq);
 		bool recent = time_before(jiffies, kmm->scanned +
-					  msecs_to_jiffies(uw_rescan_ms));
+					  msecs_to_jiffies(uwk_rescan_ms));
 
 		if (!changed && (!uncovered || recent))
 			return;
 		if (changed && !uncovered && recent)
 			return;
 	}
-	l = this_cpu_ptr(&uw_lazy);
+	l = this_cpu_ptr(&uwk_lazy);
 	if (READ_ONCE(l->task))
 		return;
 	/* The task is running: this cannot be its last reference. */
@@ -125,7 +125,7 @@ void uw_request_scan(struct uw_kmm *kmm, bool uncovered)
 		put_task_struct(current);
 		return;
 	}
-	uw_stat_inc(UW_ST_LAZY_REQUESTS);
+	uwk_stat_inc(UWK_ST_LAZY_REQUESTS);
 	irq_work_queue(&l->iw);
 }
 
@@ -136,143 +136,143 @@ void uw_request_scan(struct uw_kmm *kmm, bool uncovered)
  * mremap, an mmap over it or exit removes, with the mmap lock held for
  * writing.  Marks the table of vma's process if it holds the mapping.
  */
-static void notrace uw_on_unlink(unsigned long ip, unsigned long parent_ip,
-				 struct ftrace_ops *ops,
+static void notrace uwk_on_unlink(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
 				 struct ftrace_regs *fregs)
 {
 	struct vm_area_struct *vma = (struct vm_area_struct *)
 		regs_get_kernel_argument(ftrace_get_regs(fregs), 0);
-	struct uw_kmm *kmm;
+	struct uwk_kmm *kmm;
 
 	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_mm)
 		return;
 	rcu_read_lock();
-	kmm = uw_kmm_find(vma->vm_mm);
+	kmm = uwk_kmm_find(vma->vm_mm);
 	if (kmm && !READ_ONCE(kmm->stale_seq) &&
-	    uw_kmm_covers(kmm, vma->vm_start, vma->vm_end))
-		WRITE_ONCE(kmm->stale_seq, uw_next_seq());
+	    uwk_kmm_covers(kmm, vma->vm_start, vma->vm_end))
+		WRITE_ONCE(kmm->stale_seq, uwk_next_seq());
 	rcu_read_unlock();
 }
 
-static struct ftrace_ops uw_unlink_ops = {
-	.func = uw_on_unlink,
+static struct ftrace_ops uwk_unlink_ops = {
+	.func = uwk_on_unlink,
 	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION,
 };
 
-static bool uw_unlink_on;
+static bool uwk_unlink_on;
 
 /* Not fatal: without it the map_count hint and uncovered pcs remain. */
-static void uw_unlink_hook_init(void)
+static void uwk_unlink_hook_init(void)
 {
 	static const char sym[] = "unlink_file_vma";
 	int ret;
 
-	ret = ftrace_set_filter(&uw_unlink_ops, (unsigned char *)sym,
+	ret = ftrace_set_filter(&uwk_unlink_ops, (unsigned char *)sym,
 				strlen(sym), 1);
-	ret = ret ? ret : register_ftrace_function(&uw_unlink_ops);
+	ret = ret ? ret : register_ftrace_function(&uwk_unlink_ops);
 	if (ret) {
 		pr_warn("cannot trace %s (%d): a library replaced at the same address may be unwound with the old table\n",
 			sym, ret);
-		ftrace_free_filter(&uw_unlink_ops);
+		ftrace_free_filter(&uwk_unlink_ops);
 		return;
 	}
-	uw_unlink_on = true;
+	uwk_unlink_on = true;
 }
 
-static void uw_unlink_hook_exit(void)
+static void uwk_unlink_hook_exit(void)
 {
-	if (!uw_unlink_on)
+	if (!uwk_unlink_on)
 		return;
-	unregister_ftrace_function(&uw_unlink_ops);
-	ftrace_free_filter(&uw_unlink_ops);
-	uw_unlink_on = false;
+	unregister_ftrace_function(&uwk_unlink_ops);
+	ftrace_free_filter(&uwk_unlink_ops);
+	uwk_unlink_on = false;
 }
 
 /* ---- tracepoints ---- */
 
-static void uw_on_exec(void *data, struct task_struct *p, pid_t old_pid,
-		       struct linux_binprm *bprm)
+static void uwk_on_exec(void *data, struct task_struct *p, pid_t old_pid,
+			struct linux_binprm *bprm)
 {
 	get_task_struct(p);
-	uw_queue_scan(p);
-	uw_gc_soon();		/* the old address space is gone */
+	uwk_queue_scan(p);
+	uwk_gc_soon();		/* the old address space is gone */
 }
 
-static void uw_on_exit(void *data, struct task_struct *p)
+static void uwk_on_exit(void *data, struct task_struct *p)
 {
-	uw_gc_soon();
+	uwk_gc_soon();
 }
 
-struct uw_tp {
+struct uwk_tp {
 	const char *name;
 	void *probe;
 	struct tracepoint *tp;
 };
 
-static struct uw_tp uw_tps[] = {
-	{ "sched_process_exec", uw_on_exec },
-	{ "sched_process_exit", uw_on_exit },
+static struct uwk_tp uwk_tps[] = {
+	{ "sched_process_exec", uwk_on_exec },
+	{ "sched_process_exit", uwk_on_exit },
 };
 
-static void uw_tp_lookup(struct tracepoint *tp, void *priv)
+static void uwk_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(uw_tps); i++)
-		if (!strcmp(tp->name, uw_tps[i].name))
-			uw_tps[i].tp = tp;
+	for (i = 0; i < ARRAY_SIZE(uwk_tps); i++)
+		if (!strcmp(tp->name, uwk_tps[i].name))
+			uwk_tps[i].tp = tp;
 }
 
-static void uw_tp_unregister(void)
+static void uwk_tp_unregister(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(uw_tps); i++)
-		if (uw_tps[i].tp)
-			tracepoint_probe_unregister(uw_tps[i].tp,
-						    uw_tps[i].probe, NULL);
+	for (i = 0; i < ARRAY_SIZE(uwk_tps); i++)
+		if (uwk_tps[i].tp)
+			tracepoint_probe_unregister(uwk_tps[i].tp,
+						    uwk_tps[i].probe, NULL);
 	tracepoint_synchronize_unregister();
 }
 
 /* ---- load and unload ---- */
 
-int uw_events_init(void)
+int uwk_events_init(void)
 {
 	size_t i;
 	int cpu, ret;
 
 	for_each_possible_cpu(cpu)
-		init_irq_work(&per_cpu(uw_lazy, cpu).iw, uw_lazy_fn);
-	for_each_kernel_tracepoint(uw_tp_lookup, NULL);
-	for (i = 0; i < ARRAY_SIZE(uw_tps); i++) {
-		if (!uw_tps[i].tp) {
-			pr_err("tracepoint %s not found\n", uw_tps[i].name);
+		init_irq_work(&per_cpu(uwk_lazy, cpu).iw, uwk_lazy_fn);
+	for_each_kernel_tracepoint(uwk_tp_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(uwk_tps); i++) {
+		if (!uwk_tps[i].tp) {
+			pr_err("tracepoint %s not found\n", uwk_tps[i].name);
 			ret = -ENOENT;
 			goto fail;
 		}
-		ret = tracepoint_probe_register(uw_tps[i].tp, uw_tps[i].probe,
+		ret = tracepoint_probe_register(uwk_tps[i].tp, uwk_tps[i].probe,
 						NULL);
 		if (ret) {
-			uw_tps[i].tp = NULL;
+			uwk_tps[i].tp = NULL;
 			goto fail;
 		}
 	}
-	uw_unlink_hook_init();
+	uwk_unlink_hook_init();
 	return 0;
 fail:
-	uw_tp_unregister();
+	uwk_tp_unregister();
 	return ret;
 }
 
 /* Called once the hook can no longer run; scans may still be queued. */
-void uw_events_exit(void)
+void uwk_events_exit(void)
 {
 	int cpu;
 
-	uw_unlink_hook_exit();
-	uw_tp_unregister();
+	uwk_unlink_hook_exit();
+	uwk_tp_unregister();
 	for_each_possible_cpu(cpu) {
-		struct uw_lazy *l = &per_cpu(uw_lazy, cpu);
+		struct uwk_lazy *l = &per_cpu(uwk_lazy, cpu);
 		struct task_struct *task;
 
 		irq_work_sync(&l->iw);

@@ -5,7 +5,7 @@
  * process that maps the file; what each user's tables hold (the caps);
  * and the count of walks that broke in each file for want of a table row
  * (debugfs "breaks").  Everything here runs in task context, on the
- * module's workqueue (registry.c), except uw_kfile_note_break().
+ * module's workqueue (registry.c), except uwk_kfile_note_break().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,24 +25,24 @@
 #define PT_GNU_SFRAME	0x6474e554
 #endif
 
-#define UW_MAX_LOADS	16	/* PT_LOAD segments remembered per file */
-#define UW_MAX_PHDRS	128
+#define UWK_MAX_LOADS	16	/* PT_LOAD segments remembered per file */
+#define UWK_MAX_PHDRS	128
 
-enum uw_kfile_status {
-	UW_KF_NONE, UW_KF_SFRAME, UW_KF_REJECTED, UW_KF_OVER, UW_KF_OVER_USER
+enum uwk_kfile_status {
+	UWK_KF_NONE, UWK_KF_SFRAME, UWK_KF_REJECTED, UWK_KF_OVER, UWK_KF_OVER_USER
 };
 
-static const char *const uw_kf_names[] = {
+static const char *const uwk_kf_names[] = {
 	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct"
 };
 
 /* max_table_kb above this is taken as this (kvmalloc's own limit is 2G). */
-#define UW_TABLE_KB_CAP	(256 * 1024)
+#define UWK_TABLE_KB_CAP	(256 * 1024)
 
 /* The largest FDE index entry of any SFrame version (V2's). */
-#define UW_SFRAME_FDE_MAX	20
+#define UWK_SFRAME_FDE_MAX	20
 
-struct uw_load {
+struct uwk_load {
 	u64 vaddr, off, filesz;
 };
 
@@ -51,14 +51,14 @@ struct uw_load {
  * process made the module read it, and uncharged when it is freed; the
  * entry lives exactly as long as it holds a charge.
  */
-struct uw_kuser {
+struct uwk_kuser {
 	struct hlist_node node;
 	kuid_t uid;
 	size_t bytes;
 };
 
 /* One ELF file's table, shared by every mapping of the file. */
-struct uw_kfile {
+struct uwk_kfile {
 	struct list_head node;
 	struct kref ref;
 	/* Identity: the same inode, unchanged since it was read. */
@@ -73,44 +73,44 @@ struct uw_kfile {
 	atomic_long_t breaks;	/* walks that broke here for want of a row */
 	u8 *data;
 	size_t len;
-	struct uw_kuser *user;	/* charged with len, or NULL */
+	struct uwk_kuser *user;	/* charged with len, or NULL */
 	kuid_t uid;		/* whose scan read it */
-	size_t want;		/* UW_KF_OVER*: the size refused */
+	size_t want;		/* UWK_KF_OVER*: the size refused */
 	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
 	u32 nloads;
-	struct uw_load loads[UW_MAX_LOADS];
+	struct uwk_load loads[UWK_MAX_LOADS];
 	size_t bytes;
 };
 
-static LIST_HEAD(uw_files);
-static DEFINE_MUTEX(uw_files_lock);
+static LIST_HEAD(uwk_files);
+static DEFINE_MUTEX(uwk_files_lock);
 
-static DEFINE_HASHTABLE(uw_users, 6);
-static DEFINE_MUTEX(uw_users_lock);
-atomic_long_t uw_table_bytes = ATOMIC_LONG_INIT(0);	/* all charges */
+static DEFINE_HASHTABLE(uwk_users, 6);
+static DEFINE_MUTEX(uwk_users_lock);
+atomic_long_t uwk_table_bytes = ATOMIC_LONG_INIT(0);	/* all charges */
 
-atomic_t uw_nr_files = ATOMIC_INIT(0);
+atomic_t uwk_nr_files = ATOMIC_INIT(0);
 
 /* ---- what each user's tables hold ---- */
 
-static u64 uw_total_limit(void)
+static u64 uwk_total_limit(void)
 {
-	return (u64)READ_ONCE(uw_max_total_mb) << 20;
+	return (u64)READ_ONCE(uwk_max_total_mb) << 20;
 }
 
-static u64 uw_user_limit(void)
+static u64 uwk_user_limit(void)
 {
-	return div_u64(uw_total_limit() *
-		       min_t(unsigned int, READ_ONCE(uw_max_user_pct), 100),
+	return div_u64(uwk_total_limit() *
+		       min_t(unsigned int, READ_ONCE(uwk_max_user_pct), 100),
 		       100);
 }
 
-static struct uw_kuser *uw_kuser_find(kuid_t uid)
+static struct uwk_kuser *uwk_kuser_find(kuid_t uid)
 {
-	struct uw_kuser *u;
+	struct uwk_kuser *u;
 
-	lockdep_assert_held(&uw_users_lock);
-	hash_for_each_possible(uw_users, u, node, __kuid_val(uid))
+	lockdep_assert_held(&uwk_users_lock);
+	hash_for_each_possible(uwk_users, u, node, __kuid_val(uid))
 		if (uid_eq(u->uid, uid))
 			return u;
 	return NULL;
@@ -118,92 +118,92 @@ static struct uw_kuser *uw_kuser_find(kuid_t uid)
 
 /*
  * Reserve len bytes for a table of uid's before it is read: 0, or the
- * status that says why not (UW_KF_OVER, UW_KF_OVER_USER).  The check and
- * the reservation are one step under uw_users_lock, so scans that run at
+ * status that says why not (UWK_KF_OVER, UWK_KF_OVER_USER).  The check and
+ * the reservation are one step under uwk_users_lock, so scans that run at
  * once cannot all pass the check before any of them has counted (which
  * let twelve concurrent 64 MiB tables through a 256 MiB cap).
  */
-static int uw_charge(struct uw_kfile *kf, kuid_t uid, size_t len)
+static int uwk_charge(struct uwk_kfile *kf, kuid_t uid, size_t len)
 {
-	struct uw_kuser *u;
+	struct uwk_kuser *u;
 	int ret = 0;
 
-	mutex_lock(&uw_users_lock);
-	u = uw_kuser_find(uid);
-	if (atomic_long_read(&uw_table_bytes) + len > uw_total_limit())
-		ret = UW_KF_OVER;
-	else if ((u ? u->bytes : 0) + len > uw_user_limit())
-		ret = UW_KF_OVER_USER;
+	mutex_lock(&uwk_users_lock);
+	u = uwk_kuser_find(uid);
+	if (atomic_long_read(&uwk_table_bytes) + len > uwk_total_limit())
+		ret = UWK_KF_OVER;
+	else if ((u ? u->bytes : 0) + len > uwk_user_limit())
+		ret = UWK_KF_OVER_USER;
 	else if (!u) {
 		u = kzalloc(sizeof(*u), GFP_KERNEL);
 		if (u) {
 			u->uid = uid;
-			hash_add(uw_users, &u->node, __kuid_val(uid));
+			hash_add(uwk_users, &u->node, __kuid_val(uid));
 		} else {
-			ret = UW_KF_OVER;
+			ret = UWK_KF_OVER;
 		}
 	}
 	if (!ret) {
 		u->bytes += len;
-		atomic_long_add(len, &uw_table_bytes);
+		atomic_long_add(len, &uwk_table_bytes);
 		kf->user = u;
 	}
-	mutex_unlock(&uw_users_lock);
+	mutex_unlock(&uwk_users_lock);
 	return ret;
 }
 
-/* Whether uw_charge(uid, len) would succeed now (a hint: no lock kept). */
-static bool uw_charge_fits(kuid_t uid, size_t len)
+/* Whether uwk_charge(uid, len) would succeed now (a hint: no lock kept). */
+static bool uwk_charge_fits(kuid_t uid, size_t len)
 {
-	struct uw_kuser *u;
+	struct uwk_kuser *u;
 	bool fits;
 
-	mutex_lock(&uw_users_lock);
-	u = uw_kuser_find(uid);
-	fits = atomic_long_read(&uw_table_bytes) + len <= uw_total_limit() &&
-	       (u ? u->bytes : 0) + len <= uw_user_limit();
-	mutex_unlock(&uw_users_lock);
+	mutex_lock(&uwk_users_lock);
+	u = uwk_kuser_find(uid);
+	fits = atomic_long_read(&uwk_table_bytes) + len <= uwk_total_limit() &&
+	       (u ? u->bytes : 0) + len <= uwk_user_limit();
+	mutex_unlock(&uwk_users_lock);
 	return fits;
 }
 
 /*
- * Give back len of the bytes uw_charge() reserved for kf; kf->user is
+ * Give back len of the bytes uwk_charge() reserved for kf; kf->user is
  * cleared when the whole charge is back (len == kf->len).
  */
-static void uw_uncharge(struct uw_kfile *kf, size_t len)
+static void uwk_uncharge(struct uwk_kfile *kf, size_t len)
 {
-	struct uw_kuser *u = kf->user;
+	struct uwk_kuser *u = kf->user;
 
 	if (!u)
 		return;
-	mutex_lock(&uw_users_lock);
+	mutex_lock(&uwk_users_lock);
 	u->bytes -= len;
-	atomic_long_sub(len, &uw_table_bytes);
+	atomic_long_sub(len, &uwk_table_bytes);
 	if (!u->bytes) {
 		hash_del(&u->node);
 		kfree(u);
 	}
-	mutex_unlock(&uw_users_lock);
+	mutex_unlock(&uwk_users_lock);
 	if (len == kf->len)
 		kf->user = NULL;
 }
 
 /* Each user holding tables, "uid bytes" (debugfs "users"). */
-void uw_users_show(struct seq_file *m)
+void uwk_users_show(struct seq_file *m)
 {
-	struct uw_kuser *u;
+	struct uwk_kuser *u;
 	int bkt;
 
-	mutex_lock(&uw_users_lock);
-	hash_for_each(uw_users, bkt, u, node)
+	mutex_lock(&uwk_users_lock);
+	hash_for_each(uwk_users, bkt, u, node)
 		seq_printf(m, "%u %zu\n",
 			   from_kuid_munged(&init_user_ns, u->uid), u->bytes);
-	mutex_unlock(&uw_users_lock);
+	mutex_unlock(&uwk_users_lock);
 }
 
 /* ---- files ---- */
 
-static int uw_read_at(struct file *f, void *buf, size_t len, loff_t pos)
+static int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
 {
 	ssize_t r = kernel_read(f, buf, len, &pos);
 
@@ -214,7 +214,7 @@ static int uw_read_at(struct file *f, void *buf, size_t len, loff_t pos)
  * Check every FDE, FRE and row once, so the hook only ever meets tables
  * that decode: a malformed section is refused here, counted once.
  */
-static int uw_validate(const struct uw_sframe *sf)
+static int uwk_validate(const struct uw_sframe *sf)
 {
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
@@ -248,15 +248,15 @@ static int uw_validate(const struct uw_sframe *sf)
  * UW_SFRAME_HDR_SIZE bytes, before anything else is read: a table costs
  * what it holds, not what its program header declares.  The size of an
  * FDE entry depends on the version; the largest is taken here (an upper
- * bound: uw_sframe_extent() gives the exact figure once the section is
+ * bound: uwk_sframe_extent() gives the exact figure once the section is
  * in).  0: not a little-endian SFrame header, the only kind this module
  * unwinds.
  */
-static u64 uw_sframe_claim(const u8 *h)
+static u64 uwk_sframe_claim(const u8 *h)
 {
 	u64 base = UW_SFRAME_HDR_SIZE + (u64)h[7];	/* + auxhdr_len */
 	u64 fdes = get_unaligned_le32(h + 20) +		/* fdeoff */
-		   (u64)get_unaligned_le32(h + 8) * UW_SFRAME_FDE_MAX;
+		   (u64)get_unaligned_le32(h + 8) * UWK_SFRAME_FDE_MAX;
 	u64 fres = get_unaligned_le32(h + 24) +		/* freoff */
 		   (u64)get_unaligned_le32(h + 16);	/* fre_len */
 
@@ -266,7 +266,7 @@ static u64 uw_sframe_claim(const u8 *h)
 }
 
 /* The bytes the decoded header describes. */
-static u64 uw_sframe_extent(const struct uw_sframe *sf)
+static u64 uwk_sframe_extent(const struct uw_sframe *sf)
 {
 	return max((u64)sf->fde_start + (u64)sf->num_fdes * sf->fde_size,
 		   (u64)sf->fre_start + sf->fre_len);
@@ -276,7 +276,7 @@ static u64 uw_sframe_extent(const struct uw_sframe *sf)
  * Keep only the first len bytes of kf's table (len <= kf->len), with the
  * charge for the rest given back.  0, or -ENOMEM.
  */
-static int uw_kfile_trim(struct uw_kfile *kf, size_t len)
+static int uwk_kfile_trim(struct uwk_kfile *kf, size_t len)
 {
 	u8 *data;
 
@@ -288,7 +288,7 @@ static int uw_kfile_trim(struct uw_kfile *kf, size_t len)
 	memcpy(data, kf->data, len);
 	kvfree(kf->data);
 	kf->data = data;
-	uw_uncharge(kf, kf->len - len);
+	uwk_uncharge(kf, kf->len - len);
 	kf->len = len;
 	return 0;
 }
@@ -303,21 +303,21 @@ static int uw_kfile_trim(struct uw_kfile *kf, size_t len)
  * than the segment holds is refused.  Every path that fails after the
  * charge gives it back.
  */
-static void uw_kfile_load_sframe(struct uw_kfile *kf, struct file *f,
-				 const Elf64_Phdr *ph, kuid_t uid)
+static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
+				  const Elf64_Phdr *ph, kuid_t uid)
 {
-	u64 max_len = (u64)min_t(unsigned int, uw_max_table_kb,
-				 UW_TABLE_KB_CAP) * 1024;
+	u64 max_len = (u64)min_t(unsigned int, uwk_max_table_kb,
+				 UWK_TABLE_KB_CAP) * 1024;
 	u8 hdr[UW_SFRAME_HDR_SIZE];
 	struct uw_span span;
 	u64 len;
 	int err;
 
-	kf->status = UW_KF_REJECTED;
+	kf->status = UWK_KF_REJECTED;
 	if (ph->p_filesz < sizeof(hdr) ||
-	    uw_read_at(f, hdr, sizeof(hdr), ph->p_offset))
+	    uwk_read_at(f, hdr, sizeof(hdr), ph->p_offset))
 		return;
-	len = min(uw_sframe_claim(hdr), ph->p_filesz);
+	len = min(uwk_sframe_claim(hdr), ph->p_filesz);
 	if (len < sizeof(hdr) || len > max_len) {
 		err = len ? UW_EHEADER : UW_EMAGIC;
 		goto refused;
@@ -328,7 +328,7 @@ static void uw_kfile_load_sframe(struct uw_kfile *kf, struct file *f,
 	 * all of them under max_total_mb: past that a file runs without
 	 * one, and with frame pointers, until it is mapped again.
 	 */
-	err = uw_charge(kf, uid, len);
+	err = uwk_charge(kf, uid, len);
 	if (err) {
 		kf->status = err;
 		kf->want = len;
@@ -337,7 +337,7 @@ static void uw_kfile_load_sframe(struct uw_kfile *kf, struct file *f,
 	kf->len = len;
 	kf->data = kvmalloc(kf->len, GFP_KERNEL);
 	err = UW_EREAD;
-	if (!kf->data || uw_read_at(f, kf->data, kf->len, ph->p_offset))
+	if (!kf->data || uwk_read_at(f, kf->data, kf->len, ph->p_offset))
 		goto rejected;
 	span.data = kf->data;
 	span.size = kf->len;
@@ -345,21 +345,21 @@ static void uw_kfile_load_sframe(struct uw_kfile *kf, struct file *f,
 	err = uw_sframe_init(&kf->sf, &span);
 	if (!err && kf->sf.arch != UW_ARCH_X86_64)
 		err = UW_EARCH;
-	if (!err && uw_kfile_trim(kf, uw_sframe_extent(&kf->sf)))
+	if (!err && uwk_kfile_trim(kf, uwk_sframe_extent(&kf->sf)))
 		goto rejected;
 	span.data = kf->data;
 	span.size = kf->len;
 	err = err ? err : uw_sframe_init(&kf->sf, &span);
-	err = err ? err : uw_validate(&kf->sf);
+	err = err ? err : uwk_validate(&kf->sf);
 	if (err)
 		goto rejected;
-	kf->status = UW_KF_SFRAME;
+	kf->status = UWK_KF_SFRAME;
 	return;
 
 rejected:
 	kvfree(kf->data);
 	kf->data = NULL;
-	uw_uncharge(kf, kf->len);
+	uwk_uncharge(kf, kf->len);
 	kf->len = 0;
 refused:
 	if (err != UW_EREAD)
@@ -368,27 +368,27 @@ refused:
 }
 
 /* Read the ELF headers and the SFrame section of f into kf. */
-static void uw_kfile_load(struct uw_kfile *kf, struct file *f, kuid_t uid)
+static void uwk_kfile_load(struct uwk_kfile *kf, struct file *f, kuid_t uid)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph;
 	int i, sfr = -1;
 
-	kf->status = UW_KF_NONE;
-	if (uw_read_at(f, &eh, sizeof(eh), 0) ||
+	kf->status = UWK_KF_NONE;
+	if (uwk_read_at(f, &eh, sizeof(eh), 0) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
 	    eh.e_phentsize != sizeof(*ph) || !eh.e_phnum ||
-	    eh.e_phnum > UW_MAX_PHDRS)
+	    eh.e_phnum > UWK_MAX_PHDRS)
 		return;
 	ph = kmalloc_array(eh.e_phnum, sizeof(*ph), GFP_KERNEL);
 	if (!ph)
 		return;
-	if (uw_read_at(f, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
+	if (uwk_read_at(f, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
 		goto out;
 	for (i = 0; i < eh.e_phnum; i++) {
-		if (ph[i].p_type == PT_LOAD && kf->nloads < UW_MAX_LOADS) {
+		if (ph[i].p_type == PT_LOAD && kf->nloads < UWK_MAX_LOADS) {
 			kf->loads[kf->nloads].vaddr = ph[i].p_vaddr;
 			kf->loads[kf->nloads].off = ph[i].p_offset;
 			kf->loads[kf->nloads++].filesz = ph[i].p_filesz;
@@ -397,12 +397,12 @@ static void uw_kfile_load(struct uw_kfile *kf, struct file *f, kuid_t uid)
 		}
 	}
 	if (sfr >= 0)
-		uw_kfile_load_sframe(kf, f, &ph[sfr], uid);
+		uwk_kfile_load_sframe(kf, f, &ph[sfr], uid);
 out:
 	kfree(ph);
 }
 
-static bool uw_kfile_match(const struct uw_kfile *kf, const struct inode *in)
+static bool uwk_kfile_match(const struct uwk_kfile *kf, const struct inode *in)
 {
 	return kf->dev == in->i_sb->s_dev && kf->ino == in->i_ino &&
 	       kf->gen == in->i_generation &&
@@ -410,39 +410,39 @@ static bool uw_kfile_match(const struct uw_kfile *kf, const struct inode *in)
 	       kf->size == i_size_read(in);
 }
 
-static bool uw_kfile_over(const struct uw_kfile *kf)
+static bool uwk_kfile_over(const struct uwk_kfile *kf)
 {
-	return kf->status == UW_KF_OVER || kf->status == UW_KF_OVER_USER;
+	return kf->status == UWK_KF_OVER || kf->status == UWK_KF_OVER_USER;
 }
 
 /*
  * A listed table of the file in for uid (no reference taken);
- * uw_files_lock held.  A file left without its table by a limit is that user's
+ * uwk_files_lock held.  A file left without its table by a limit is that user's
  * verdict, and only for as long as the limit still holds: another user
  * mapping the same file, or the same user once there is room again, gets
  * a fresh try (else one user could keep everybody's libraries out by
  * mapping them first, over its share).
  */
-static struct uw_kfile *uw_kfile_lookup(const struct inode *in, kuid_t uid)
+static struct uwk_kfile *uwk_kfile_lookup(const struct inode *in, kuid_t uid)
 {
-	struct uw_kfile *kf, *over = NULL;
+	struct uwk_kfile *kf, *over = NULL;
 
-	lockdep_assert_held(&uw_files_lock);
-	list_for_each_entry(kf, &uw_files, node) {
-		if (!uw_kfile_match(kf, in))
+	lockdep_assert_held(&uwk_files_lock);
+	list_for_each_entry(kf, &uwk_files, node) {
+		if (!uwk_kfile_match(kf, in))
 			continue;
-		if (!uw_kfile_over(kf))
+		if (!uwk_kfile_over(kf))
 			return kf;
 		if (uid_eq(kf->uid, uid) && !over)
 			over = kf;
 	}
-	return over && !uw_charge_fits(uid, over->want) ? over : NULL;
+	return over && !uwk_charge_fits(uid, over->want) ? over : NULL;
 }
 
 /* ---- where walks broke ---- */
 
 /* f's path, for the list of breaks; NULL if there is no memory. */
-static char *uw_path_dup(struct file *f)
+static char *uwk_path_dup(struct file *f)
 {
 	char *buf = kmalloc(PATH_MAX, GFP_KERNEL), *p, *dup = NULL;
 
@@ -460,36 +460,36 @@ static char *uw_path_dup(struct file *f)
  * Runs in the hook, under RCU (the file outlives the process table that
  * refers to it by a grace period).
  */
-void uw_kfile_note_break(struct uw_kfile *kf)
+void uwk_kfile_note_break(struct uwk_kfile *kf)
 {
 	atomic_long_inc(&kf->breaks);
 }
 
 /*
  * The counts of files no longer mapped, so that "breaks" still lists a
- * program's libraries after it has exited: at most UW_MAX_RETIRED paths,
- * the least frequent dropped first.  Under uw_files_lock.
+ * program's libraries after it has exited: at most UWK_MAX_RETIRED paths,
+ * the least frequent dropped first.  Under uwk_files_lock.
  */
-#define UW_MAX_RETIRED	32
+#define UWK_MAX_RETIRED	32
 
-struct uw_retired {
+struct uwk_retired {
 	struct list_head node;
 	unsigned long n;
 	char path[];
 };
 
-static LIST_HEAD(uw_retired_list);
-static unsigned int uw_nr_retired;
+static LIST_HEAD(uwk_retired_list);
+static unsigned int uwk_nr_retired;
 
-static void uw_breaks_retire(const struct uw_kfile *kf)
+static void uwk_breaks_retire(const struct uwk_kfile *kf)
 {
 	unsigned long n = atomic_long_read(&kf->breaks);
-	struct uw_retired *r, *least = NULL;
+	struct uwk_retired *r, *least = NULL;
 
-	lockdep_assert_held(&uw_files_lock);
+	lockdep_assert_held(&uwk_files_lock);
 	if (!n || !kf->path)
 		return;
-	list_for_each_entry(r, &uw_retired_list, node) {
+	list_for_each_entry(r, &uwk_retired_list, node) {
 		if (!strcmp(r->path, kf->path)) {
 			r->n += n;
 			return;
@@ -497,47 +497,47 @@ static void uw_breaks_retire(const struct uw_kfile *kf)
 		if (!least || r->n < least->n)
 			least = r;
 	}
-	if (uw_nr_retired == UW_MAX_RETIRED) {
+	if (uwk_nr_retired == UWK_MAX_RETIRED) {
 		if (least->n >= n)
 			return;
 		list_del(&least->node);
 		kfree(least);
-		uw_nr_retired--;
+		uwk_nr_retired--;
 	}
 	r = kmalloc(struct_size(r, path, strlen(kf->path) + 1), GFP_KERNEL);
 	if (!r)
 		return;
 	r->n = n;
 	strcpy(r->path, kf->path);
-	list_add(&r->node, &uw_retired_list);
-	uw_nr_retired++;
+	list_add(&r->node, &uwk_retired_list);
+	uwk_nr_retired++;
 }
 
-static void uw_breaks_free(void)
+static void uwk_breaks_free(void)
 {
-	struct uw_retired *r, *tmp;
+	struct uwk_retired *r, *tmp;
 
-	list_for_each_entry_safe(r, tmp, &uw_retired_list, node)
+	list_for_each_entry_safe(r, tmp, &uwk_retired_list, node)
 		kfree(r);
-	INIT_LIST_HEAD(&uw_retired_list);
-	uw_nr_retired = 0;
+	INIT_LIST_HEAD(&uwk_retired_list);
+	uwk_nr_retired = 0;
 }
 
-struct uw_break_row {
+struct uwk_break_row {
 	const char *path;
 	unsigned long n;
 };
 
-static int uw_break_cmp(const void *a, const void *b)
+static int uwk_break_cmp(const void *a, const void *b)
 {
-	const struct uw_break_row *x = a, *y = b;
+	const struct uwk_break_row *x = a, *y = b;
 
 	return x->n < y->n ? 1 : x->n > y->n ? -1 : strcmp(x->path, y->path);
 }
 
 /* Add n breaks of path to rows[0..*nr), merging equal paths. */
-static void uw_break_add(struct uw_break_row *rows, size_t *nr,
-			 const char *path, unsigned long n)
+static void uwk_break_add(struct uwk_break_row *rows, size_t *nr,
+			  const char *path, unsigned long n)
 {
 	size_t i;
 
@@ -555,67 +555,67 @@ static void uw_break_add(struct uw_break_row *rows, size_t *nr,
  * debugfs "breaks": "count path" for every file where walks broke for
  * want of a table (since the module was loaded), most frequent first.
  */
-void uw_breaks_show(struct seq_file *m)
+void uwk_breaks_show(struct seq_file *m)
 {
-	struct uw_break_row *rows;
-	struct uw_retired *r;
-	struct uw_kfile *kf;
+	struct uwk_break_row *rows;
+	struct uwk_retired *r;
+	struct uwk_kfile *kf;
 	size_t nr = 0, max = 0, i;
 
-	mutex_lock(&uw_files_lock);
-	list_for_each_entry(kf, &uw_files, node)
+	mutex_lock(&uwk_files_lock);
+	list_for_each_entry(kf, &uwk_files, node)
 		max += kf->path && atomic_long_read(&kf->breaks);
-	max += uw_nr_retired;
+	max += uwk_nr_retired;
 	rows = kvmalloc_array(max ? max : 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows) {
-		mutex_unlock(&uw_files_lock);
+		mutex_unlock(&uwk_files_lock);
 		return;
 	}
-	list_for_each_entry(kf, &uw_files, node) {
+	list_for_each_entry(kf, &uwk_files, node) {
 		unsigned long n = atomic_long_read(&kf->breaks);
 
 		if (kf->path && n && nr < max)
-			uw_break_add(rows, &nr, kf->path, n);
+			uwk_break_add(rows, &nr, kf->path, n);
 	}
-	list_for_each_entry(r, &uw_retired_list, node)
+	list_for_each_entry(r, &uwk_retired_list, node)
 		if (nr < max)
-			uw_break_add(rows, &nr, r->path, r->n);
-	sort(rows, nr, sizeof(*rows), uw_break_cmp, NULL);
+			uwk_break_add(rows, &nr, r->path, r->n);
+	sort(rows, nr, sizeof(*rows), uwk_break_cmp, NULL);
 	for (i = 0; i < nr; i++)
 		seq_printf(m, "%lu %s\n", rows[i].n, rows[i].path);
-	mutex_unlock(&uw_files_lock);
+	mutex_unlock(&uwk_files_lock);
 	kvfree(rows);
 }
 
-static void uw_kfile_count(const struct uw_kfile *kf)
+static void uwk_kfile_count(const struct uwk_kfile *kf)
 {
-	if (kf->status == UW_KF_SFRAME)
-		uw_stat_inc(UW_ST_TABLES_LOADED);
-	else if (kf->status == UW_KF_REJECTED)
-		uw_stat_inc(UW_ST_TABLES_REJECTED);
-	else if (kf->status == UW_KF_OVER)
-		uw_stat_inc(UW_ST_TABLES_OVER);
-	else if (kf->status == UW_KF_OVER_USER)
-		uw_stat_inc(UW_ST_TABLES_OVER_USER);
+	if (kf->status == UWK_KF_SFRAME)
+		uwk_stat_inc(UWK_ST_TABLES_LOADED);
+	else if (kf->status == UWK_KF_REJECTED)
+		uwk_stat_inc(UWK_ST_TABLES_REJECTED);
+	else if (kf->status == UWK_KF_OVER)
+		uwk_stat_inc(UWK_ST_TABLES_OVER);
+	else if (kf->status == UWK_KF_OVER_USER)
+		uwk_stat_inc(UWK_ST_TABLES_OVER_USER);
 }
 
 /*
  * The table of f for uid, loaded on first use; a reference for the
- * caller.  The file is read without uw_files_lock held: a read that
+ * caller.  The file is read without uwk_files_lock held: a read that
  * blocks (a FUSE daemon that never answers, a hard NFS mount) then stalls
  * only this scan, not every scan after it.  Two scans that load the same
  * file at once keep the first table listed.
  */
-struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid)
+struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid)
 {
 	struct inode *in = file_inode(f);
-	struct uw_kfile *kf, *listed;
+	struct uwk_kfile *kf, *listed;
 
-	mutex_lock(&uw_files_lock);
-	kf = uw_kfile_lookup(in, uid);
+	mutex_lock(&uwk_files_lock);
+	kf = uwk_kfile_lookup(in, uid);
 	if (kf)
 		kref_get(&kf->ref);
-	mutex_unlock(&uw_files_lock);
+	mutex_unlock(&uwk_files_lock);
 	if (kf)
 		return kf;
 
@@ -629,29 +629,29 @@ struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid)
 	kf->mtime = in->i_mtime;
 	kf->size = i_size_read(in);
 	kf->uid = uid;
-	kf->path = uw_path_dup(f);
+	kf->path = uwk_path_dup(f);
 	/* Only regular files are read: a device's read may do anything. */
 	if (S_ISREG(in->i_mode))
-		uw_kfile_load(kf, f, uid);
+		uwk_kfile_load(kf, f, uid);
 	kf->bytes = sizeof(*kf) + kf->len + (kf->path ? strlen(kf->path) + 1 : 0);
 
-	mutex_lock(&uw_files_lock);
-	listed = uw_kfile_lookup(in, uid);
+	mutex_lock(&uwk_files_lock);
+	listed = uwk_kfile_lookup(in, uid);
 	/* Ours got in where the listed one was kept out: list ours. */
-	if (listed && uw_kfile_over(listed) && !uw_kfile_over(kf))
+	if (listed && uwk_kfile_over(listed) && !uwk_kfile_over(kf))
 		listed = NULL;
 	if (listed) {
 		kref_get(&listed->ref);
 	} else {
-		atomic_long_add(kf->bytes, &uw_bytes_held);
-		atomic_inc(&uw_nr_files);
-		list_add(&kf->node, &uw_files);
-		uw_kfile_count(kf);
+		atomic_long_add(kf->bytes, &uwk_bytes_held);
+		atomic_inc(&uwk_nr_files);
+		list_add(&kf->node, &uwk_files);
+		uwk_kfile_count(kf);
 	}
-	mutex_unlock(&uw_files_lock);
+	mutex_unlock(&uwk_files_lock);
 	if (listed) {
 		kvfree(kf->data);
-		uw_uncharge(kf, kf->len);
+		uwk_uncharge(kf, kf->len);
 		kfree(kf->path);
 		kfree(kf);
 		kf = listed;
@@ -659,35 +659,35 @@ struct uw_kfile *uw_kfile_get(struct file *f, kuid_t uid)
 	return kf;
 }
 
-static void uw_kfile_release(struct kref *ref)
-	__releases(&uw_files_lock)
+static void uwk_kfile_release(struct kref *ref)
+	__releases(&uwk_files_lock)
 {
-	struct uw_kfile *kf = container_of(ref, struct uw_kfile, ref);
+	struct uwk_kfile *kf = container_of(ref, struct uwk_kfile, ref);
 
 	list_del(&kf->node);
-	uw_breaks_retire(kf);
-	mutex_unlock(&uw_files_lock);
-	atomic_long_sub(kf->bytes, &uw_bytes_held);
-	atomic_dec(&uw_nr_files);
+	uwk_breaks_retire(kf);
+	mutex_unlock(&uwk_files_lock);
+	atomic_long_sub(kf->bytes, &uwk_bytes_held);
+	atomic_dec(&uwk_nr_files);
 	kvfree(kf->data);
-	uw_uncharge(kf, kf->len);
+	uwk_uncharge(kf, kf->len);
 	kfree(kf->path);
 	kfree(kf);
 }
 
-void uw_kfile_put(struct uw_kfile *kf)
+void uwk_kfile_put(struct uwk_kfile *kf)
 {
 	if (kf)
-		kref_put_mutex(&kf->ref, uw_kfile_release, &uw_files_lock);
+		kref_put_mutex(&kf->ref, uwk_kfile_release, &uwk_files_lock);
 }
 
 /* Load bias of a mapping of kf at start, from file offset fo; 0: none. */
-static bool uw_bias(const struct uw_kfile *kf, u64 start, u64 fo, u64 *bias)
+static bool uwk_bias(const struct uwk_kfile *kf, u64 start, u64 fo, u64 *bias)
 {
 	u32 i;
 
 	for (i = 0; i < kf->nloads; i++) {
-		const struct uw_load *l = &kf->loads[i];
+		const struct uwk_load *l = &kf->loads[i];
 
 		if ((l->off & PAGE_MASK) <= fo && fo < l->off + l->filesz) {
 			*bias = start - fo - (l->vaddr - l->off);
@@ -702,13 +702,13 @@ static bool uw_bias(const struct uw_kfile *kf, u64 start, u64 fo, u64 *bias)
  * from file offset fo, into *sf with the mapping's load bias applied:
  * true, or false when the file has no table or the mapping no bias.
  */
-bool uw_kfile_sframe(const struct uw_kfile *kf, u64 start, u64 fo,
-		     struct uw_sframe *sf)
+bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
+		      struct uw_sframe *sf)
 {
 	u64 bias;
 
-	if (!kf || kf->status != UW_KF_SFRAME ||
-	    !uw_bias(kf, start, fo, &bias))
+	if (!kf || kf->status != UWK_KF_SFRAME ||
+	    !uwk_bias(kf, start, fo, &bias))
 		return false;
 	*sf = kf->sf;
 	sf->sec.addr = kf->sf.sec.addr + bias;
@@ -716,14 +716,14 @@ bool uw_kfile_sframe(const struct uw_kfile *kf, u64 start, u64 fo,
 }
 
 /* The state debugfs "tables" shows for a mapping of kf's file. */
-const char *uw_kfile_state(const struct uw_kfile *kf)
+const char *uwk_kfile_state(const struct uwk_kfile *kf)
 {
-	return kf ? uw_kf_names[kf->status] : "none";
+	return kf ? uwk_kf_names[kf->status] : "none";
 }
 
 /* At unload, once every process table has been freed. */
-void uw_files_exit(void)
+void uwk_files_exit(void)
 {
-	WARN_ON(!list_empty(&uw_files));
-	uw_breaks_free();
+	WARN_ON(!list_empty(&uwk_files));
+	uwk_breaks_free();
 }

@@ -3,7 +3,7 @@
  * The user callchain walker that replaces perf_callchain_user().
  *
  * An ftrace_ops with SAVE_REGS | IPMODIFY, filtered on the function,
- * points the saved instruction pointer at uw_callchain_user(), which has
+ * points the saved instruction pointer at uwk_callchain_user(), which has
  * the same signature.  Every caller of perf_callchain_user() then gets
  * uwind's walk: perf samples of every event type (hardware, software,
  * tracepoints), perf trace --call-graph, and BPF's bpf_get_stack() and
@@ -34,21 +34,21 @@
 #include <asm/ptrace.h>
 #include "uwind_kmod.h"
 
-#define UW_HOOK_SYM	"perf_callchain_user"
+#define UWK_HOOK_SYM	"perf_callchain_user"
 
 /*
  * The walker's state is too large for an NMI stack, so it lives per CPU,
  * one slot per context that can interrupt another: task, softirq, hard
  * irq, NMI.
  */
-struct uw_walk_slot {
+struct uwk_walk_slot {
 	struct uw_cursor cur;
 	struct uw_regs start;
 };
 
-static DEFINE_PER_CPU(struct uw_walk_slot[4], uw_slots);
+static DEFINE_PER_CPU(struct uwk_walk_slot[4], uwk_slots);
 
-static unsigned int uw_context_level(void)
+static unsigned int uwk_context_level(void)
 {
 	if (in_nmi())
 		return 3;
@@ -66,13 +66,13 @@ static unsigned int uw_context_level(void)
  * 8-byte stack reads take the cheaper path the kernel's own walker uses:
  * __get_user() with page faults disabled.
  */
-struct uw_read_ctx {
+struct uwk_read_ctx {
 	bool checked;
 };
 
-static int uw_user_read(void *ctx, u64 addr, void *dst, size_t len)
+static int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
 {
-	struct uw_read_ctx *c = ctx;
+	struct uwk_read_ctx *c = ctx;
 	const void __user *p = (const void __user *)addr;
 	u64 v;
 	int ret;
@@ -95,7 +95,7 @@ static int uw_user_read(void *ctx, u64 addr, void *dst, size_t len)
 }
 
 /* The user registers in DWARF numbering: all sixteen and the pc. */
-static void uw_regs_from_pt(struct uw_regs *r, const struct pt_regs *regs)
+static void uwk_regs_from_pt(struct uw_regs *r, const struct pt_regs *regs)
 {
 	r->valid = 0;
 	uw_reg_set(r, 0, regs->ax);
@@ -117,17 +117,17 @@ static void uw_regs_from_pt(struct uw_regs *r, const struct pt_regs *regs)
 	uw_reg_set(r, UW_X86_64_RIP, regs->ip);
 }
 
-static void uw_count_frame(u8 source)
+static void uwk_count_frame(u8 source)
 {
 	switch (source) {
 	case UW_SRC_SFRAME:
-		uw_stat_inc(UW_ST_FRAMES_SFRAME);
+		uwk_stat_inc(UWK_ST_FRAMES_SFRAME);
 		break;
 	case UW_SRC_FP:
-		uw_stat_inc(UW_ST_FRAMES_FP);
+		uwk_stat_inc(UWK_ST_FRAMES_FP);
 		break;
 	case UW_SRC_SIGFRAME:
-		uw_stat_inc(UW_ST_FRAMES_SIGFRAME);
+		uwk_stat_inc(UWK_ST_FRAMES_SIGFRAME);
 		break;
 	}
 }
@@ -139,10 +139,10 @@ static void uw_count_frame(u8 source)
  * alignment), less with musl.  A walk that stops there, after at least
  * one step, has come past main(): it ended, it did not break.
  */
-#define UW_ENTRY_WINDOW	512
+#define UWK_ENTRY_WINDOW	512
 
 /* Where a walk stopped: the frame that could not be unwound. */
-struct uw_walk_end {
+struct uwk_walk_end {
 	u16 module;	/* its mapping, or UW_NO_MODULE */
 	bool no_row;	/* no table row for its pc: frame pointers tried */
 	u32 depth;	/* steps taken before it */
@@ -157,66 +157,66 @@ struct uw_walk_end {
  * one step, a zero frame pointer or return address (the ABI's end of the
  * chain: _start and the C library's thread start clear %rbp; at the first
  * frame a zero %rbp is only an unused register) or a frame without a
- * table row at the top of the main thread's stack (UW_ENTRY_WINDOW: libc's
+ * table row at the top of the main thread's stack (UWK_ENTRY_WINDOW: libc's
  * start-up code; a frame with a row there is main's callee, which a small
  * main() leaves in the window too).  kmm: the process's table, NULL when
  * none can be trusted.
  */
-static void uw_count_end(const struct uw_kmm *kmm, unsigned int stop,
-			 const struct uw_walk_end *end)
+static void uwk_count_end(const struct uwk_kmm *kmm, unsigned int stop,
+			  const struct uwk_walk_end *end)
 {
 	unsigned long top = current->mm->start_stack;
 
 	if (stop == UW_STOP_DEPTH) {
-		uw_stat_inc(UW_ST_END_DEPTH);
+		uwk_stat_inc(UWK_ST_END_DEPTH);
 		return;
 	}
 	if (stop == UW_STOP_OUTERMOST ||
 	    (end->depth && (stop == UW_STOP_END ||
 			    (end->no_row && end->sp <= top &&
-			     top - end->sp <= UW_ENTRY_WINDOW)))) {
-		uw_stat_inc(UW_ST_END_ENTRY);
+			     top - end->sp <= UWK_ENTRY_WINDOW)))) {
+		uwk_stat_inc(UWK_ST_END_ENTRY);
 		return;
 	}
-	if (kmm && end->no_row && uw_kmm_note_break(kmm, end->module)) {
-		uw_stat_inc(UW_ST_END_NO_TABLE);
+	if (kmm && end->no_row && uwk_kmm_note_break(kmm, end->module)) {
+		uwk_stat_inc(UWK_ST_END_NO_TABLE);
 		return;
 	}
-	uw_stat_inc(UW_ST_END_OTHER);
+	uwk_stat_inc(UWK_ST_END_OTHER);
 }
 
-static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
-			 struct pt_regs *regs, struct uw_cursor *cur,
+static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
+			  struct pt_regs *regs, struct uw_cursor *cur,
 			 struct uw_regs *start)
 {
-	struct uw_read_ctx rctx = { .checked = false };
+	struct uwk_read_ctx rctx = { .checked = false };
 	struct uw_walk_cfg cfg = {
 		.arch = UW_ARCH_X86_64,
-		.mem = { .read = uw_user_read, .ctx = &rctx },
+		.mem = { .read = uwk_user_read, .ctx = &rctx },
 		.max_depth = entry->max_stack + 1,
 	};
-	struct uw_kmm *found, *kmm;
-	struct uw_walk_end end;
+	struct uwk_kmm *found, *kmm;
+	struct uwk_walk_end end;
 	unsigned int stop;
 	int ret;
 
-	found = uw_kmm_find(current->mm);
+	found = uwk_kmm_find(current->mm);
 	/* A mapping was unmapped since the scan: trust no table (events.c). */
 	kmm = found && !READ_ONCE(found->stale_seq) ? found : NULL;
 	if (kmm) {
 		cfg.mods = kmm->mods;
 		cfg.nmods = kmm->n;
 	}
-	uw_regs_from_pt(start, regs);
+	uwk_regs_from_pt(start, regs);
 	if (uw_cursor_init(cur, &cfg, start)) {
-		uw_stat_inc(UW_ST_END_OTHER);
+		uwk_stat_inc(UWK_ST_END_OTHER);
 		return;
 	}
 	/*
 	 * A process not known yet, a pc no mapping covers (a new library),
 	 * or mappings changed since the scan: ask for a scan.
 	 */
-	uw_request_scan(found, !kmm || cur->module == UW_NO_MODULE);
+	uwk_request_scan(found, !kmm || cur->module == UW_NO_MODULE);
 	for (;;) {
 		end.module = cur->module;
 		end.depth = cur->depth;
@@ -235,10 +235,10 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 		 */
 		if (kmm && cur->module == UW_NO_MODULE &&
 		    cur->source == UW_SRC_FP) {
-			stop = UW_STOP_FP_OUTSIDE;
+			stop = UWK_STOP_FP_OUTSIDE;
 			break;
 		}
-		uw_count_frame(cur->source);
+		uwk_count_frame(cur->source);
 		/*
 		 * A return address a table or the kernel's signal frame gave,
 		 * outside every mapping: a mapping the scan missed.  One the
@@ -247,7 +247,7 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 		 * processes rescan every rescan_ms for ever.
 		 */
 		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
-			uw_request_scan(found, true);
+			uwk_request_scan(found, true);
 		/* perf's entry is full: the sample's max_stack was reached. */
 		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP])) {
 			stop = UW_STOP_DEPTH;
@@ -257,36 +257,36 @@ static void uw_walk_user(struct perf_callchain_entry_ctx *entry,
 			break;
 		}
 	}
-	uw_stat_stop(stop);
-	uw_count_end(kmm, stop, &end);
+	uwk_stat_stop(stop);
+	uwk_count_end(kmm, stop, &end);
 }
 
 /* Same signature as perf_callchain_user(), which it stands in for. */
-static void notrace uw_callchain_user(struct perf_callchain_entry_ctx *entry,
-				      struct pt_regs *regs)
+static void notrace uwk_callchain_user(struct perf_callchain_entry_ctx *entry,
+				       struct pt_regs *regs)
 {
-	struct uw_walk_slot *slot;
+	struct uwk_walk_slot *slot;
 
-	uw_stat_inc(UW_ST_SAMPLES);
+	uwk_stat_inc(UWK_ST_SAMPLES);
 	perf_callchain_store(entry, regs->ip);
 
 	preempt_disable_notrace();
 	rcu_read_lock();
-	slot = this_cpu_ptr(&uw_slots[uw_context_level()]);
-	uw_walk_user(entry, regs, &slot->cur, &slot->start);
+	slot = this_cpu_ptr(&uwk_slots[uwk_context_level()]);
+	uwk_walk_user(entry, regs, &slot->cur, &slot->start);
 	rcu_read_unlock();
 	preempt_enable_notrace();
 }
 
 /* Whether uwind walks this sample; else the kernel's walker does. */
-static bool uw_takes(struct pt_regs *regs)
+static bool uwk_takes(struct pt_regs *regs)
 {
-	return regs && READ_ONCE(uw_enable) && user_64bit_mode(regs) &&
+	return regs && READ_ONCE(uwk_enable) && user_64bit_mode(regs) &&
 	       !(regs->flags & X86_VM_MASK);
 }
 
-static void notrace uw_hook(unsigned long ip, unsigned long parent_ip,
-			    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+static void notrace uwk_hook(unsigned long ip, unsigned long parent_ip,
+			     struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	/* perf_callchain_user(entry, regs): its second argument. */
 	struct pt_regs *regs = (struct pt_regs *)
@@ -305,46 +305,46 @@ static void notrace uw_hook(unsigned long ip, unsigned long parent_ip,
 	 * as it always did.
 	 */
 	if (current->flags & PF_VCPU) {
-		uw_stat_inc(UW_ST_PASSED_VCPU);
+		uwk_stat_inc(UWK_ST_PASSED_VCPU);
 		return;
 	}
-	if (!uw_takes(regs)) {
-		uw_stat_inc(UW_ST_PASSED);
+	if (!uwk_takes(regs)) {
+		uwk_stat_inc(UWK_ST_PASSED);
 		return;
 	}
-	ftrace_instruction_pointer_set(fregs, (unsigned long)uw_callchain_user);
+	ftrace_instruction_pointer_set(fregs, (unsigned long)uwk_callchain_user);
 }
 
-static struct ftrace_ops uw_ops = {
-	.func = uw_hook,
+static struct ftrace_ops uwk_ops = {
+	.func = uwk_hook,
 	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
 		 FTRACE_OPS_FL_RECURSION,
 };
 
-int uw_hook_init(void)
+int uwk_hook_init(void)
 {
 	int ret;
 
-	ret = ftrace_set_filter(&uw_ops, UW_HOOK_SYM, strlen(UW_HOOK_SYM), 1);
+	ret = ftrace_set_filter(&uwk_ops, UWK_HOOK_SYM, strlen(UWK_HOOK_SYM), 1);
 	if (ret) {
-		pr_err("cannot filter on %s: %d\n", UW_HOOK_SYM, ret);
+		pr_err("cannot filter on %s: %d\n", UWK_HOOK_SYM, ret);
 		return ret;
 	}
-	ret = register_ftrace_function(&uw_ops);
+	ret = register_ftrace_function(&uwk_ops);
 	if (ret) {
-		pr_err("cannot hook %s: %d\n", UW_HOOK_SYM, ret);
-		ftrace_free_filter(&uw_ops);
+		pr_err("cannot hook %s: %d\n", UWK_HOOK_SYM, ret);
+		ftrace_free_filter(&uwk_ops);
 	}
 	return ret;
 }
 
-void uw_hook_exit(void)
+void uwk_hook_exit(void)
 {
-	unregister_ftrace_function(&uw_ops);
-	ftrace_free_filter(&uw_ops);
+	unregister_ftrace_function(&uwk_ops);
+	ftrace_free_filter(&uwk_ops);
 	/*
 	 * A caller diverted just before the unregistration may still be in
-	 * uw_callchain_user(): it runs with preemption off, so a grace
+	 * uwk_callchain_user(): it runs with preemption off, so a grace
 	 * period waits for it.
 	 */
 	synchronize_rcu();
