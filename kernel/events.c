@@ -138,10 +138,10 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
  */
 static void notrace uwk_on_unlink(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *ops,
-				 struct ftrace_regs *fregs)
+				  struct ftrace_regs *fregs)
 {
 	struct vm_area_struct *vma = (struct vm_area_struct *)
-		regs_get_kernel_argument(ftrace_get_regs(fregs), 0);
+		uwk_arch_ftrace_arg(fregs, 0);
 	struct uwk_kmm *kmm;
 
 	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_mm)

@@ -343,7 +343,7 @@ static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
 	span.size = kf->len;
 	span.addr = ph->p_vaddr;
 	err = uw_sframe_init(&kf->sf, &span);
-	if (!err && kf->sf.arch != UW_ARCH_X86_64)
+	if (!err && kf->sf.arch != uwk_arch.uw_arch)
 		err = UW_EARCH;
 	if (!err && uwk_kfile_trim(kf, uwk_sframe_extent(&kf->sf)))
 		goto rejected;
@@ -378,7 +378,8 @@ static void uwk_kfile_load(struct uwk_kfile *kf, struct file *f, kuid_t uid)
 	if (uwk_read_at(f, &eh, sizeof(eh), 0) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != uwk_arch.elf_machine ||
 	    eh.e_phentsize != sizeof(*ph) || !eh.e_phnum ||
 	    eh.e_phnum > UWK_MAX_PHDRS)
 		return;

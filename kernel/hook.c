@@ -31,7 +31,6 @@
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/uaccess.h>
-#include <asm/ptrace.h>
 #include "uwind_kmod.h"
 
 #define UWK_HOOK_SYM	"perf_callchain_user"
@@ -92,29 +91,6 @@ static int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
 		return -EFAULT;
 	memcpy(dst, &v, 8);
 	return 0;
-}
-
-/* The user registers in DWARF numbering: all sixteen and the pc. */
-static void uwk_regs_from_pt(struct uw_regs *r, const struct pt_regs *regs)
-{
-	r->valid = 0;
-	uw_reg_set(r, 0, regs->ax);
-	uw_reg_set(r, 1, regs->dx);
-	uw_reg_set(r, 2, regs->cx);
-	uw_reg_set(r, 3, regs->bx);
-	uw_reg_set(r, 4, regs->si);
-	uw_reg_set(r, 5, regs->di);
-	uw_reg_set(r, UW_X86_64_RBP, regs->bp);
-	uw_reg_set(r, UW_X86_64_RSP, regs->sp);
-	uw_reg_set(r, 8, regs->r8);
-	uw_reg_set(r, 9, regs->r9);
-	uw_reg_set(r, 10, regs->r10);
-	uw_reg_set(r, 11, regs->r11);
-	uw_reg_set(r, 12, regs->r12);
-	uw_reg_set(r, 13, regs->r13);
-	uw_reg_set(r, 14, regs->r14);
-	uw_reg_set(r, 15, regs->r15);
-	uw_reg_set(r, UW_X86_64_RIP, regs->ip);
 }
 
 static void uwk_count_frame(u8 source)
@@ -191,7 +167,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 {
 	struct uwk_read_ctx rctx = { .checked = false };
 	struct uw_walk_cfg cfg = {
-		.arch = UW_ARCH_X86_64,
+		.arch = uwk_arch.uw_arch,
 		.mem = { .read = uwk_user_read, .ctx = &rctx },
 		.max_depth = entry->max_stack + 1,
 	};
@@ -207,7 +183,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 		cfg.mods = kmm->mods;
 		cfg.nmods = kmm->n;
 	}
-	uwk_regs_from_pt(start, regs);
+	uwk_arch_regs(start, regs);
 	if (uw_cursor_init(cur, &cfg, start)) {
 		uwk_stat_inc(UWK_ST_END_OTHER);
 		return;
@@ -220,7 +196,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 	for (;;) {
 		end.module = cur->module;
 		end.depth = cur->depth;
-		end.sp = cur->regs.r[UW_X86_64_RSP];
+		end.sp = cur->regs.r[uwk_arch.sp];
 		ret = uw_step(cur, &cfg);
 		end.no_row = cur->source == UW_SRC_FP;
 		if (ret <= 0) {
@@ -249,7 +225,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
 			uwk_request_scan(found, true);
 		/* perf's entry is full: the sample's max_stack was reached. */
-		if (perf_callchain_store(entry, cur->regs.r[UW_X86_64_RIP])) {
+		if (perf_callchain_store(entry, cur->regs.r[uwk_arch.pc])) {
 			stop = UW_STOP_DEPTH;
 			end.module = cur->module;
 			end.no_row = false;
@@ -268,7 +244,7 @@ static void notrace uwk_callchain_user(struct perf_callchain_entry_ctx *entry,
 	struct uwk_walk_slot *slot;
 
 	uwk_stat_inc(UWK_ST_SAMPLES);
-	perf_callchain_store(entry, regs->ip);
+	perf_callchain_store(entry, instruction_pointer(regs));
 
 	preempt_disable_notrace();
 	rcu_read_lock();
@@ -281,16 +257,14 @@ static void notrace uwk_callchain_user(struct perf_callchain_entry_ctx *entry,
 /* Whether uwind walks this sample; else the kernel's walker does. */
 static bool uwk_takes(struct pt_regs *regs)
 {
-	return regs && READ_ONCE(uwk_enable) && user_64bit_mode(regs) &&
-	       !(regs->flags & X86_VM_MASK);
+	return regs && READ_ONCE(uwk_enable) && uwk_arch_takes(regs);
 }
 
 static void notrace uwk_hook(unsigned long ip, unsigned long parent_ip,
 			     struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	/* perf_callchain_user(entry, regs): its second argument. */
-	struct pt_regs *regs = (struct pt_regs *)
-		regs_get_kernel_argument(ftrace_get_regs(fregs), 1);
+	struct pt_regs *regs = (struct pt_regs *)uwk_arch_ftrace_arg(fregs, 1);
 
 	/*
 	 * A KVM vCPU thread between guest entry and exit: a sample here is
@@ -312,7 +286,7 @@ static void notrace uwk_hook(unsigned long ip, unsigned long parent_ip,
 		uwk_stat_inc(UWK_ST_PASSED);
 		return;
 	}
-	ftrace_instruction_pointer_set(fregs, (unsigned long)uwk_callchain_user);
+	uwk_arch_ftrace_redirect(fregs, (unsigned long)uwk_callchain_user);
 }
 
 static struct ftrace_ops uwk_ops = {

@@ -7,6 +7,7 @@
  *   files.c       SFrame tables per file, the memory caps, breaks per file
  *   registry.c    the tables of each process (task context; RCU readers)
  *   events.c      what makes the registry scan: exec, samples, unmaps
+ *   arch_*.c      the machine: x86-64 only so far (see "The architecture")
  *
  * The module's own names start with uwk_ (UWK_ for constants): uw_ and UW_
  * belong to the core's public API (include/uwind/), which the module uses
@@ -125,6 +126,48 @@ void uwk_tables_show(struct seq_file *m);
 int uwk_events_init(void);
 void uwk_events_exit(void);
 void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
+
+/*
+ * The architecture (arch_x86_64.c): all the module knows of the machine.
+ * A port to another architecture supplies one file defining these (and
+ * adds it to Kbuild, which refuses architectures without one):
+ *
+ * uwk_arch               the core's architecture for walks and for the
+ *                        SFrame tables accepted, the ELF e_machine of the
+ *                        files read (64-bit, little-endian), the DWARF
+ *                        numbers of the pc and the stack pointer.
+ * uwk_arch_takes()       whether the module walks a sample with these
+ *                        user registers; the others (32-bit tasks, ...)
+ *                        go to the kernel's walker.  Any context.
+ * uwk_arch_regs()        the user registers in DWARF numbering, as the
+ *                        core's walker takes them.  Any context.
+ * uwk_arch_ftrace_arg()  argument n of the function an ftrace_ops
+ *                        callback (SAVE_REGS) interrupted.
+ * uwk_arch_ftrace_redirect()  make that callback resume at pc instead of
+ *                        the function (the hook's redirect of
+ *                        perf_callchain_user() to uwind's walker).
+ *
+ * For arm64: pt_regs regs[0..30], sp and pc are DWARF 0-31 and 32;
+ * compat_user_mode() tells a 32-bit task; on 6.1 ftrace_instruction_
+ * pointer_set() does nothing there (no DYNAMIC_FTRACE_WITH_ARGS), so the
+ * redirect is instruction_pointer_set(ftrace_get_regs(fregs), pc); from
+ * 6.2 arm64 has WITH_ARGS only, SAVE_REGS ops cannot be registered, and
+ * ftrace_regs_get_argument() takes over the argument.
+ * All of these run from ftrace callbacks: notrace.
+ */
+struct uwk_arch {
+	enum uw_arch uw_arch;
+	u16 elf_machine;
+	u8 pc, sp;
+};
+
+extern const struct uwk_arch uwk_arch;
+
+struct ftrace_regs;
+bool uwk_arch_takes(const struct pt_regs *regs);
+void uwk_arch_regs(struct uw_regs *r, const struct pt_regs *regs);
+unsigned long uwk_arch_ftrace_arg(struct ftrace_regs *fregs, unsigned int n);
+void uwk_arch_ftrace_redirect(struct ftrace_regs *fregs, unsigned long pc);
 
 /* The hook (hook.c). */
 int uwk_hook_init(void);
