@@ -27,27 +27,29 @@ bool notrace uwk_arch_takes(const struct pt_regs *regs)
 	       !(regs->flags & X86_VM_MASK);
 }
 
+/* Where DWARF register n (the psABI's numbering: 16 is the pc) is saved. */
+static const u8 uwk_dwarf_regs[] = {
+	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, dx),
+	offsetof(struct pt_regs, cx), offsetof(struct pt_regs, bx),
+	offsetof(struct pt_regs, si), offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, bp), offsetof(struct pt_regs, sp),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+	offsetof(struct pt_regs, ip),
+};
+
 /* The user registers in DWARF numbering: all sixteen and the pc. */
 void notrace uwk_arch_regs(struct uw_regs *r, const struct pt_regs *regs)
 {
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(uwk_dwarf_regs) != UW_X86_64_RIP + 1);
 	r->valid = 0;
-	uw_reg_set(r, 0, regs->ax);
-	uw_reg_set(r, 1, regs->dx);
-	uw_reg_set(r, 2, regs->cx);
-	uw_reg_set(r, 3, regs->bx);
-	uw_reg_set(r, 4, regs->si);
-	uw_reg_set(r, 5, regs->di);
-	uw_reg_set(r, UW_X86_64_RBP, regs->bp);
-	uw_reg_set(r, UW_X86_64_RSP, regs->sp);
-	uw_reg_set(r, 8, regs->r8);
-	uw_reg_set(r, 9, regs->r9);
-	uw_reg_set(r, 10, regs->r10);
-	uw_reg_set(r, 11, regs->r11);
-	uw_reg_set(r, 12, regs->r12);
-	uw_reg_set(r, 13, regs->r13);
-	uw_reg_set(r, 14, regs->r14);
-	uw_reg_set(r, 15, regs->r15);
-	uw_reg_set(r, UW_X86_64_RIP, regs->ip);
+	for (i = 0; i < ARRAY_SIZE(uwk_dwarf_regs); i++)
+		uw_reg_set(r, i, *(const unsigned long *)
+			   ((const char *)regs + uwk_dwarf_regs[i]));
 }
 
 /* The module's ftrace_ops ask for SAVE_REGS: the full pt_regs is there. */

@@ -118,33 +118,18 @@ void uwk_stats_show(struct seq_file *m)
 	seq_printf(m, "table_bytes %ld\n", atomic_long_read(&uwk_table_bytes));
 }
 
-static int uwk_dbg_stats_show(struct seq_file *m, void *v)
+/*
+ * The read-only debugfs files: each one's show function is its inode's
+ * private data (single_open() hands it over as m->private).
+ */
+static int uwk_dbg_show(struct seq_file *m, void *v)
 {
-	uwk_stats_show(m);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(uwk_dbg_stats);
+	void (*show)(struct seq_file *m) = m->private;
 
-static int uwk_dbg_tables_show(struct seq_file *m, void *v)
-{
-	uwk_tables_show(m);
+	show(m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(uwk_dbg_tables);
-
-static int uwk_dbg_users_show(struct seq_file *m, void *v)
-{
-	uwk_users_show(m);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(uwk_dbg_users);
-
-static int uwk_dbg_breaks_show(struct seq_file *m, void *v)
-{
-	uwk_breaks_show(m);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(uwk_dbg_breaks);
+DEFINE_SHOW_ATTRIBUTE(uwk_dbg);
 
 static ssize_t uwk_gc_write(struct file *f, const char __user *buf,
 			    size_t len, loff_t *pos)
@@ -179,10 +164,14 @@ static int __init uwk_init(void)
 		goto out_events;
 	uwk_dir = debugfs_create_dir("uwind", NULL);
 	debugfs_create_bool("enable", 0644, uwk_dir, &uwk_enable);
-	debugfs_create_file("stats", 0444, uwk_dir, NULL, &uwk_dbg_stats_fops);
-	debugfs_create_file("tables", 0444, uwk_dir, NULL, &uwk_dbg_tables_fops);
-	debugfs_create_file("breaks", 0444, uwk_dir, NULL, &uwk_dbg_breaks_fops);
-	debugfs_create_file("users", 0444, uwk_dir, NULL, &uwk_dbg_users_fops);
+	debugfs_create_file("stats", 0444, uwk_dir, uwk_stats_show,
+			    &uwk_dbg_fops);
+	debugfs_create_file("tables", 0444, uwk_dir, uwk_tables_show,
+			    &uwk_dbg_fops);
+	debugfs_create_file("breaks", 0444, uwk_dir, uwk_breaks_show,
+			    &uwk_dbg_fops);
+	debugfs_create_file("users", 0444, uwk_dir, uwk_users_show,
+			    &uwk_dbg_fops);
 	debugfs_create_file("gc", 0200, uwk_dir, NULL, &uwk_gc_fops);
 	pr_info("user callchains from SFrame tables: on\n");
 	return 0;
