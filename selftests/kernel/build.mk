@@ -95,7 +95,7 @@ $(KT_OUT)/tiny-dyn: selftests/kernel/tiny.c $(KT_LIB)/libuwchain.so
 	$(KT_CC) $(KT_SF) -o $@ $< -L$(KT_LIB) -luwchain $(KT_RPATH)
 
 # Copies of leaf-sf with a damaged SFrame section, one per kind.
-$(KT_OUT)/sframe-corrupt: selftests/kernel/sframe-corrupt.c
+$(KT_OUT)/sframe-corrupt: selftests/kernel/sframe-corrupt.c selftests/kernel/sframe-file.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $<
 
@@ -107,7 +107,7 @@ $(KT_OUT)/bad-%: $(KT_OUT)/leaf-sf $(KT_OUT)/sframe-corrupt
 
 # Guest tools for the memory-limit tests: sparse copies of a program with
 # a large table, and N processes started at once as another user.
-$(KT_OUT)/sframe-grow: selftests/kernel/sframe-grow.c
+$(KT_OUT)/sframe-grow: selftests/kernel/sframe-grow.c selftests/kernel/sframe-file.h
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_WARN) -o $@ $<
 
@@ -153,6 +153,10 @@ KT_PROGS := $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
+
+# The programs' clock (leaf.c and the others spin for a given time).
+$(filter-out %.so %.syms $(KT_BAD) $(KT_OUT)/sframe-%,$(KT_PROGS)): \
+	selftests/kernel/now.h
 
 kernel-progs: $(KT_PROGS)
 

@@ -10,8 +10,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "now.h"
 
 void spin_junk(volatile uint64_t *rec, unsigned long n);
 
@@ -27,18 +26,11 @@ __asm__(".text\n"
 	"	ret\n"
 	".size spin_junk, .-spin_junk\n");
 
-static unsigned long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long ms = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
-	unsigned long end = now_ms() + ms, calls = 0;
+	unsigned long long end = now_ms() + (argc > 1 ?
+					    strtoull(argv[1], NULL, 0) : 1000);
+	unsigned long calls = 0;
 	volatile uint64_t rec[2];
 
 	rec[0] = 0;			/* the "caller's frame pointer" */

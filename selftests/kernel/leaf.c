@@ -8,21 +8,12 @@
  * caller's choice: see selftests/kernel/build.mk.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #ifdef LEAF_SYSCALL
 #include <sys/syscall.h>
 #endif
+#include "now.h"
 
 static volatile unsigned long sink;
-
-static unsigned long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * The counter lives on the stack: GCC gives a leaf function that touches no
@@ -65,13 +56,6 @@ __attribute__((noinline)) void a(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long ms = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
-	unsigned long end = now_ms() + ms, calls = 0;
-
-	while (now_ms() < end) {
-		a();
-		calls++;
-	}
-	printf("leaf: %lu calls of a()\n", calls);
+	printf("leaf: %lu calls of a()\n", run_for(argc, argv, a));
 	return 0;
 }

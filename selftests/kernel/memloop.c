@@ -6,20 +6,11 @@
  * the middle of the chain.  Usage: memloop [MILLISECONDS].
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "now.h"
 
 static char src[1 << 16], dst[1 << 16];
 static volatile size_t len = sizeof(dst);	/* a real call, not inlined */
-
-static unsigned long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 __attribute__((noinline)) void copy(void)
 {
@@ -43,13 +34,6 @@ __attribute__((noinline)) void a(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long ms = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
-	unsigned long end = now_ms() + ms, calls = 0;
-
-	while (now_ms() < end) {
-		a();
-		calls++;
-	}
-	printf("memloop: %lu calls of a()\n", calls);
+	printf("memloop: %lu calls of a()\n", run_for(argc, argv, a));
 	return 0;
 }

@@ -17,85 +17,9 @@
  * The segment keeps its address (p_vaddr), which the table's
  * pc-relative function starts are relative to.
  */
-#include <elf.h>
 #include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-
-#ifndef PT_GNU_SFRAME
-#define PT_GNU_SFRAME 0x6474e554
-#endif
-
-#define HDR_SIZE 28
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "sframe-grow: %s\n", msg);
-	exit(1);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-/* The whole of file path, in a buffer; its size in *size. */
-static unsigned char *slurp(const char *path, uint64_t *size)
-{
-	unsigned char *buf;
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0)
-		die("cannot read the input");
-	*size = n;
-	buf = malloc(*size);
-	rewind(f);
-	if (!buf || fread(buf, 1, *size, f) != *size)
-		die("cannot read the input");
-	fclose(f);
-	return buf;
-}
-
-/* The PT_GNU_SFRAME program header of the ELF image buf. */
-static Elf64_Phdr *sframe_phdr(unsigned char *buf, uint64_t size)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr *ph = NULL;
-	int i;
-
-	if (size < sizeof(eh))
-		die("not an ELF file");
-	memcpy(&eh, buf, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_phentsize != sizeof(*ph) || eh.e_phoff % 8)
-		die("not a little-endian ELF64 file");
-	for (i = 0; i < eh.e_phnum; i++) {
-		uint64_t at = eh.e_phoff + (uint64_t)i * sizeof(*ph);
-
-		if (at + sizeof(*ph) > size)
-			die("program headers out of the file");
-		if (((Elf64_Phdr *)(buf + at))->p_type == PT_GNU_SFRAME)
-			ph = (Elf64_Phdr *)(buf + at);
-	}
-	if (!ph || ph->p_filesz < HDR_SIZE ||
-	    ph->p_offset + ph->p_filesz > size)
-		die("no usable PT_GNU_SFRAME segment");
-	return ph;
-}
+#include "sframe-file.h"
 
 int main(int argc, char **argv)
 {
@@ -109,6 +33,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: sframe-grow grow|pad MIB IN OUT N\n");
 		return 2;
 	}
+	tool = "sframe-grow";
 	grow = !strcmp(argv[1], "grow");
 	if (!grow && strcmp(argv[1], "pad"))
 		die("MODE is grow or pad");
@@ -120,8 +45,6 @@ int main(int argc, char **argv)
 	if (len > sizeof(sec) || want <= len)
 		die("the input's section is too large, or MIB too small");
 	memcpy(sec, buf + ph->p_offset, len);
-	if (sec[0] != 0xe2 || sec[1] != 0xde)
-		die("the input's section is not little-endian SFrame");
 	base = HDR_SIZE + sec[7];
 	/* grow: the FRE subsection (the last one) reaches the new end. */
 	if (grow && (base + get32(sec + 24) + get32(sec + 16) > len ||
