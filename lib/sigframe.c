@@ -44,9 +44,10 @@ static const uint8_t x86_64_greg_dwarf[17] = {
  * 32-bit ARM: "mov r7, #NR" then a system call, NR 119 (sigreturn) or 173
  * (rt_sigreturn).  The kernel's sigpage has, in ARM state, mov and
  * "swi #0x900000 + NR" (good for both system call ABIs), in Thumb "movs
- * r7, #NR; svc #0"; glibc's restorers use "svc #0" and, in Thumb-2,
- * "mov.w r7, #NR" (they also carry EHABI entries, which the walker uses
- * first).  Instructions are little-endian, even on BE8.  The frame at sp
+ * r7, #NR; svc #0"; an arm64 kernel's sigpage for its 32-bit tasks has
+ * "svc #NR" in both states instead; glibc's restorers use "svc #0" and,
+ * in Thumb-2, "mov.w r7, #NR" (they also carry EHABI entries, which the
+ * walker uses first).  Instructions are little-endian, even on BE8.  The frame at sp
  * is a ucontext (sigframe), or a 128-byte siginfo and then one
  * (rt_sigframe); its sigcontext, 32 bytes in, holds trap_no, error_code,
  * oldmask, then r0-r15 and cpsr: r0 is 12 bytes further.
@@ -117,18 +118,18 @@ static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
 		return 0;
 	w0 = (uint32_t)uwi_load(b, 4, false);
 	w1 = (uint32_t)uwi_load(b + 4, 4, false);
+	nr = w0 & 0xff;
 	if (!(pc & 1)) {
-		/* mov r7, #nr; swi #0 or swi #0x900000 + nr */
-		nr = w0 & 0xff;
+		/* mov r7, #nr; swi #0, swi #0x900000 + nr or svc #nr */
 		if ((w0 & ~0xffu) != 0xe3a07000 ||
-		    (w1 != 0xef000000 && w1 != (0xef900000 | nr)))
+		    (w1 != 0xef000000 && w1 != (0xef900000 | nr) &&
+		     w1 != (0xef000000 | nr)))
 			return 0;
-	} else if ((w0 & 0xff00) == 0x2700 && (w0 >> 16) == 0xdf00) {
-		nr = w0 & 0xff;		/* movs r7, #nr; svc #0 */
 	} else if ((w0 & 0xff00ffff) == 0x0700f04f && (w1 & 0xffff) == 0xdf00) {
 		nr = (w0 >> 16) & 0xff;	/* mov.w r7, #nr; svc #0 */
-	} else {
-		return 0;
+	} else if ((w0 & 0xff00) != 0x2700 ||
+		   ((w0 >> 16) != 0xdf00 && (w0 >> 16) != (0xdf00 | nr))) {
+		return 0;	/* not movs r7, #nr; svc #0 or svc #nr */
 	}
 	return nr == ARM_NR_SIGRETURN || nr == ARM_NR_RT_SIGRETURN ? nr : 0;
 }

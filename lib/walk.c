@@ -195,6 +195,9 @@ static int fp_pair_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	err = err ? err : uwi_read_word(cfg, w, fp + w, &ra);
 	if (err)
 		return err;
+	/* AArch64 code built with pac-ret keeps a signed lr in its record. */
+	if (cfg->arch == UW_ARCH_AARCH64)
+		ra &= ~cfg->pac_mask;
 	cur->cfa = fp + 2 * w;
 	set_caller(cur, ai, ra, cur->cfa, caller_fp, true);
 	return UWI_STEPPED;

@@ -164,7 +164,9 @@ enum uw_walk_flags {
  * @stack_lo: lowest stack address a read may touch
  * @stack_hi: the end of the stack; both 0: bounds unknown
  * @pac_mask: AArch64: pointer-auth bits to clear from signed return
- *	addresses
+ *	addresses: those of rows marked signed, and every one read from a
+ *	frame record (code built with pac-ret saves lr signed there; a
+ *	valid address has none of these bits set)
  * @flags: &enum uw_walk_flags
  * @max_depth: frames at most; 0: no limit beyond the frame array
  * @cm_psp: UW_WALK_CORTEX_M: the process stack pointer at the fault

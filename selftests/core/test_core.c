@@ -11,7 +11,10 @@
  *  3. the whole-table checks (SFrame, EHABI, Chrome): what they refuse,
  *     that a check in chunks of any size gives the one-shot answer, and
  *     that a table they accept gives no format error at any pc while a
- *     refused one does somewhere.
+ *     refused one does somewhere;
+ *  4. what the arm64 kernel module needs (issue 15): an arm64 kernel's
+ *     sigpage trampolines for 32-bit tasks ("svc #NR"), and pointer-
+ *     authentication codes cleared from AArch64 frame records.
  *
  * Expected values are worked out by hand from the tables built here.
  */
@@ -737,6 +740,127 @@ static void test_chrome_check(void)
 	chrome_case("of a page's functions out of order", &bl, UW_EUNSORTED, 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* 4. What the arm64 kernel module needs. */
+
+/*
+ * An arm64 kernel's sigpage for 32-bit tasks (its sigreturn32.S): ARM
+ * "mov r7, #NR; svc #NR" at 0, Thumb "movs r7, #NR; svc #NR" at 8, the
+ * same for rt_sigreturn at 12 and 20.  A handler returns to one of them;
+ * the walk must restore the interrupted registers from the frame at sp
+ * (its sigcontext 32 bytes in, after a 128-byte siginfo for rt), the
+ * Thumb state from its cpsr.  A trampoline whose svc names another
+ * system call than its mov is not one.
+ */
+static void test_compat_sigpage(void)
+{
+	static const struct {
+		const char *what;
+		unsigned int off;	/* in the sigpage; bit 0: Thumb */
+		unsigned int ctx;	/* sigcontext's r0, from sp */
+	} tr[] = {
+		{ "ARM sigreturn", 0, 32 },
+		{ "Thumb sigreturn", 8 | 1, 32 },
+		{ "ARM rt_sigreturn", 12, 128 + 32 },
+		{ "Thumb rt_sigreturn", 20 | 1, 128 + 32 },
+	};
+	static struct image im = { .base = 0x1000 };
+	struct uw_walk_cfg cfg = {
+		.arch = UW_ARCH_ARM, .mem = { image_read, &im },
+		.flags = UW_WALK_NO_FP,
+	};
+	struct uw_frame fr[4];
+	struct uw_walk_result res;
+	struct uw_cursor cur;
+	unsigned int i, r;
+	size_t n;
+
+	memset(im.bytes, 0, sizeof(im.bytes));
+	poke(&im, 0x1100, 4, 0xe3a07077);	/* mov r7, #119 */
+	poke(&im, 0x1104, 4, 0xef000077);	/* svc #119 */
+	poke(&im, 0x1108, 4, 0xdf772777);	/* movs r7, #119; svc #119 */
+	poke(&im, 0x110c, 4, 0xe3a070ad);	/* mov r7, #173 */
+	poke(&im, 0x1110, 4, 0xef0000ad);	/* svc #173 */
+	poke(&im, 0x1114, 4, 0xdfad27ad);	/* movs r7, #173; svc #173 */
+	for (i = 0; i < ARRAY_SIZE(tr); i++) {
+		struct uw_regs regs = { .valid = 0 };
+		uint64_t ctx = 0x2000 + tr[i].ctx;
+		bool thumb = tr[i].off & 1;
+
+		for (r = 0; r < 16; r++)
+			poke(&im, ctx + 4 * r, 4, 0x100 + r);
+		poke(&im, ctx + 4 * 13, 4, 0x2800);		/* r13 */
+		poke(&im, ctx + 4 * 15, 4, 0x1200 + 0x10 * i);	/* r15 */
+		poke(&im, ctx + 4 * 16, 4, i & 1 ? 0x30 : 0x10); /* cpsr */
+		uw_reg_set(&regs, UW_ARM_PC, 0x1100 + tr[i].off);
+		uw_reg_set(&regs, UW_ARM_SP, 0x2000);
+		uw_reg_set(&regs, UW_ARM_LR, 0x1300);
+		n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+		ok(n >= 2 && fr[0].source == UW_SRC_SIGFRAME &&
+		   fr[1].pc == 0x1200 + 0x10 * i && fr[1].sp == 0x2800 &&
+		   !!(fr[1].flags & UW_FRAME_THUMB) == (i & 1) &&
+		   (fr[1].flags & UW_FRAME_SIGNAL) &&
+		   !!(fr[0].flags & UW_FRAME_THUMB) == thumb,
+		   "arm64 compat sigpage, %s: the interrupted frame restored (%zu frames, %s, pc %#llx)",
+		   tr[i].what, n, uw_source_name(fr[0].source),
+		   (unsigned long long)(n > 1 ? fr[1].pc : 0));
+	}
+
+	/* mov r7, #119 with svc #173: no trampoline. */
+	poke(&im, 0x1104, 4, 0xef0000ad);
+	{
+		struct uw_regs regs = { .valid = 0 };
+
+		uw_reg_set(&regs, UW_ARM_PC, 0x1100);
+		uw_reg_set(&regs, UW_ARM_SP, 0x2000);
+		n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+		ok(n == 1 && res.stop == UW_STOP_NO_INFO,
+		   "arm64 compat sigpage: mov r7, #119 then svc #173 is no trampoline (%zu frames, %s)",
+		   n, uw_stop_name(res.stop));
+	}
+}
+
+/*
+ * AArch64 frame records of code built with pac-ret hold lr as signed:
+ * the walk clears cfg->pac_mask from the return address it reads there
+ * (the kernel's mask for 48-bit user addresses: bits 54-48), and only
+ * those bits.
+ */
+static void test_fp_pac(void)
+{
+	static struct image im = { .base = 0x7fe000 };
+	struct uw_walk_cfg cfg = {
+		.arch = UW_ARCH_AARCH64, .mem = { image_read, &im },
+		.pac_mask = 0x007f000000000000ull,
+	};
+	struct uw_regs regs = { .valid = 0 };
+	struct uw_frame fr[4];
+	struct uw_walk_result res;
+	struct uw_cursor cur;
+	size_t n;
+
+	memset(im.bytes, 0, sizeof(im.bytes));
+	poke(&im, 0x7ff000, 8, 0x7ff040);		/* caller's x29 */
+	poke(&im, 0x7ff008, 8, 0x005a000000401234ull);	/* signed lr */
+	poke(&im, 0x7ff040, 8, 0);			/* the outermost */
+	poke(&im, 0x7ff048, 8, 0x00250000004015f0ull);
+	uw_reg_set(&regs, UW_AARCH64_PC, 0x401100);
+	uw_reg_set(&regs, UW_AARCH64_SP, 0x7fefe0);
+	uw_reg_set(&regs, UW_AARCH64_X29, 0x7ff000);
+	n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+	ok(n == 3 && fr[0].source == UW_SRC_FP && fr[1].pc == 0x401234 &&
+	   fr[2].pc == 0x4015f0,
+	   "AArch64 frame records: signed return addresses stripped (%zu frames, %#llx, %#llx)",
+	   n, (unsigned long long)(n > 1 ? fr[1].pc : 0),
+	   (unsigned long long)(n > 2 ? fr[2].pc : 0));
+
+	cfg.pac_mask = 0;
+	n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+	ok(n >= 2 && fr[1].pc == 0x005a000000401234ull,
+	   "... and kept as read without a mask (%#llx)",
+	   (unsigned long long)(n > 1 ? fr[1].pc : 0));
+}
+
 int main(void)
 {
 	tap_begin(-1);
@@ -747,5 +871,7 @@ int main(void)
 	test_sframe_check();
 	test_ehabi_check();
 	test_chrome_check();
+	test_compat_sigpage();
+	test_fp_pac();
 	return tap_done();
 }
