@@ -5,7 +5,8 @@
  *
  * - exec (the sched_process_exec tracepoint) queues a scan of the new
  *   address space, and exec and exit schedule the collection of tables of
- *   processes that are gone;
+ *   processes that are gone; at load, every process already running is
+ *   scanned the same way;
  * - a sample that meets a process or a pc not yet known asks for a scan
  *   from NMI or IRQ context: irq_work -> work;
  * - an unmapped executable mapping (dlclose, munmap, MAP_FIXED over it):
@@ -236,6 +237,28 @@ static void uwk_tp_unregister(void)
 
 /* ---- load and unload ---- */
 
+/*
+ * At load, scan every process already running, as exec would have, and
+ * wait for the scans: once insmod returns, a sample of any process finds
+ * its tables.  Left to the lazy request of its first sample, a process's
+ * first few milliseconds of samples would be walked with frame pointers
+ * (about 1% of a 2-second perf record -p at 499 Hz in the arm64 guest).
+ */
+static void uwk_scan_running(void)
+{
+	struct task_struct *p;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if ((p->flags & PF_KTHREAD) || !READ_ONCE(p->mm))
+			continue;
+		get_task_struct(p);
+		uwk_queue_scan(p);
+	}
+	rcu_read_unlock();
+	uwk_tables_flush();
+}
+
 int uwk_events_init(void)
 {
 	size_t i;
@@ -258,6 +281,7 @@ int uwk_events_init(void)
 		}
 	}
 	uwk_unlink_hook_init();
+	uwk_scan_running();
 	return 0;
 fail:
 	uwk_tp_unregister();
