@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * x86-64: everything in the module that knows the machine (the interface
- * is in uwind_kmod.h).  Kbuild builds this file on x86-64 kernels and
- * refuses every other architecture until it has a file like this one.
+ * is in uwind_kmod.h).  Kbuild builds this file on x86-64 kernels.
  */
 #include <linux/elf.h>
 #include <linux/ftrace.h>
@@ -12,8 +11,6 @@
 const struct uwk_arch uwk_arch = {
 	.uw_arch = UW_ARCH_X86_64,
 	.elf_machine = EM_X86_64,
-	.pc = UW_X86_64_RIP,
-	.sp = UW_X86_64_RSP,
 };
 
 /*
@@ -41,10 +38,12 @@ static const u8 uwk_dwarf_regs[] = {
 };
 
 /* The user registers in DWARF numbering: all sixteen and the pc. */
-void notrace uwk_arch_regs(struct uw_regs *r, const struct pt_regs *regs)
+void notrace uwk_arch_regs(struct uw_walk_cfg *cfg, struct uw_regs *r,
+			   const struct pt_regs *regs)
 {
 	unsigned int i;
 
+	cfg->arch = UW_ARCH_X86_64;
 	BUILD_BUG_ON(ARRAY_SIZE(uwk_dwarf_regs) != UW_X86_64_RIP + 1);
 	r->valid = 0;
 	for (i = 0; i < ARRAY_SIZE(uwk_dwarf_regs); i++)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Per-file tables: one ELF file's PT_GNU_SFRAME section, copied into
- * kernel memory once, checked whole, and shared (refcounted) by every
- * process that maps the file; what each user's tables hold (the caps);
+ * Per-file tables: one ELF file's PT_GNU_SFRAME section (a 32-bit ARM
+ * file's EHABI tables on arm64, see ehabi.c), copied into kernel memory
+ * once, checked whole, and shared (refcounted) by every process that maps
+ * the file; what each user's tables hold (the caps);
  * and the count of walks that broke in each file for want of a table row
  * (debugfs "breaks").  Everything here runs in task context, on the
  * module's workqueue (registry.c), except uwk_kfile_note_break().
@@ -29,11 +30,13 @@
 #define UWK_MAX_PHDRS	128
 
 enum uwk_kfile_status {
-	UWK_KF_NONE, UWK_KF_SFRAME, UWK_KF_REJECTED, UWK_KF_OVER, UWK_KF_OVER_USER
+	UWK_KF_NONE, UWK_KF_SFRAME, UWK_KF_REJECTED, UWK_KF_OVER, UWK_KF_OVER_USER,
+	UWK_KF_EHABI
 };
 
 static const char *const uwk_kf_names[] = {
-	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct"
+	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct",
+	"ehabi"
 };
 
 /* max_table_kb above this is taken as this (kvmalloc's own limit is 2G). */
@@ -41,10 +44,6 @@ static const char *const uwk_kf_names[] = {
 
 /* The largest FDE index entry of any SFrame version (V2's). */
 #define UWK_SFRAME_FDE_MAX	20
-
-struct uwk_load {
-	u64 vaddr, off, filesz;
-};
 
 /*
  * What one uid's tables hold.  A table is charged to the user whose
@@ -77,6 +76,7 @@ struct uwk_kfile {
 	kuid_t uid;		/* whose scan read it */
 	size_t want;		/* UWK_KF_OVER*: the size refused */
 	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
+	struct uw_ehabi eh;	/* UWK_KF_EHABI: the index and extab in data */
 	u32 nloads;
 	struct uwk_load loads[UWK_MAX_LOADS];
 	size_t bytes;
@@ -203,7 +203,7 @@ void uwk_users_show(struct seq_file *m)
 
 /* ---- files ---- */
 
-static int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
+int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
 {
 	ssize_t r = kernel_read(f, buf, len, &pos);
 
@@ -293,6 +293,30 @@ static int uwk_kfile_trim(struct uwk_kfile *kf, size_t len)
 	return 0;
 }
 
+/* The largest table accepted: max_table_kb, within UWK_TABLE_KB_CAP. */
+static u64 uwk_table_max(void)
+{
+	return (u64)min_t(unsigned int, uwk_max_table_kb, UWK_TABLE_KB_CAP) *
+	       1024;
+}
+
+/*
+ * kf's table (what, for the message) was refused for err: its copy, if
+ * any, is freed and its charge given back.  A read error is not the
+ * table's fault and is not reported.
+ */
+static void uwk_kfile_refuse(struct uwk_kfile *kf, struct file *f, int err,
+			     const char *what)
+{
+	kvfree(kf->data);
+	kf->data = NULL;
+	uwk_uncharge(kf, kf->len);
+	kf->len = 0;
+	if (err != UW_EREAD)
+		pr_info_ratelimited("%pD: %s refused: %s\n", f, what,
+				    uw_strerror(err));
+}
+
 /*
  * Copy, decode and check the SFrame section that ph describes, charged to
  * uid; kf->status says how it went.  Only what the section's header
@@ -306,8 +330,7 @@ static int uwk_kfile_trim(struct uwk_kfile *kf, size_t len)
 static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
 				  const Elf64_Phdr *ph, kuid_t uid)
 {
-	u64 max_len = (u64)min_t(unsigned int, uwk_max_table_kb,
-				 UWK_TABLE_KB_CAP) * 1024;
+	u64 max_len = uwk_table_max();
 	u8 hdr[UW_SFRAME_HDR_SIZE];
 	struct uw_span span;
 	u64 len;
@@ -320,7 +343,7 @@ static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
 	len = min(uwk_sframe_claim(hdr), ph->p_filesz);
 	if (len < sizeof(hdr) || len > max_len) {
 		err = len ? UW_EHEADER : UW_EMAGIC;
-		goto refused;
+		goto rejected;
 	}
 	/*
 	 * Any user can make the module copy a table (exec a file), so the
@@ -357,14 +380,57 @@ static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
 	return;
 
 rejected:
-	kvfree(kf->data);
-	kf->data = NULL;
-	uwk_uncharge(kf, kf->len);
-	kf->len = 0;
-refused:
-	if (err != UW_EREAD)
-		pr_info_ratelimited("%pD: SFrame section refused: %s\n", f,
-				    uw_strerror(err));
+	uwk_kfile_refuse(kf, f, err, "SFrame section");
+}
+
+/*
+ * A 32-bit ARM file (arm64's compat tasks): its EHABI index and extab, as
+ * ehabi.c finds them, copied into one buffer charged to uid and checked
+ * whole, like an SFrame section; kf->status says how it went.  False when
+ * f is no such file.
+ */
+static bool uwk_kfile_load_ehabi(struct uwk_kfile *kf, struct file *f,
+				 kuid_t uid)
+{
+	struct uwk_ehabi_loc loc;
+	u64 len;
+	int err;
+
+	/* Only the arm64 module has the core's EHABI code (Kbuild). */
+	if (!UW_HAS_EHABI)
+		return false;
+	err = uwk_elf32_read(f, kf->loads, &kf->nloads, UWK_MAX_LOADS, &loc);
+	if (err)
+		return err != -EINVAL;
+	kf->status = UWK_KF_REJECTED;
+	len = loc.exidx.filesz + loc.extab.filesz;
+	if (!loc.exidx.filesz || len > uwk_table_max()) {
+		err = UW_EHEADER;
+		goto rejected;
+	}
+	err = uwk_charge(kf, uid, len);
+	if (err) {
+		kf->status = err;
+		kf->want = len;
+		return true;
+	}
+	kf->len = len;
+	kf->data = kvmalloc(kf->len, GFP_KERNEL);
+	err = UW_EREAD;
+	if (!kf->data ||
+	    uwk_read_at(f, kf->data, loc.exidx.filesz, loc.exidx.off) ||
+	    uwk_read_at(f, kf->data + loc.exidx.filesz, loc.extab.filesz,
+			loc.extab.off))
+		goto rejected;
+	err = uwk_ehabi_setup(&kf->eh, kf->data, &loc);
+	if (err)
+		goto rejected;
+	kf->status = UWK_KF_EHABI;
+	return true;
+
+rejected:
+	uwk_kfile_refuse(kf, f, err, "EHABI index");
+	return true;
 }
 
 /* Read the ELF headers and the SFrame section of f into kf. */
@@ -375,6 +441,8 @@ static void uwk_kfile_load(struct uwk_kfile *kf, struct file *f, kuid_t uid)
 	int i, sfr = -1;
 
 	kf->status = UWK_KF_NONE;
+	if (uwk_kfile_load_ehabi(kf, f, uid))
+		return;
 	if (uwk_read_at(f, &eh, sizeof(eh), 0) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -590,7 +658,7 @@ void uwk_breaks_show(struct seq_file *m)
 
 static void uwk_kfile_count(const struct uwk_kfile *kf)
 {
-	if (kf->status == UWK_KF_SFRAME)
+	if (kf->status == UWK_KF_SFRAME || kf->status == UWK_KF_EHABI)
 		uwk_stat_inc(UWK_ST_TABLES_LOADED);
 	else if (kf->status == UWK_KF_REJECTED)
 		uwk_stat_inc(UWK_ST_TABLES_REJECTED);
@@ -714,6 +782,21 @@ bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
 	*sf = kf->sf;
 	sf->sec.addr = kf->sf.sec.addr + bias;
 	return true;
+}
+
+/*
+ * kf's EHABI index for a mapping of the file at start, from file offset
+ * fo (shared by every mapping: the index keeps the file's link-time
+ * addresses), and in *bias the mapping's load bias; NULL when the file
+ * has no index or the mapping no bias.
+ */
+const struct uw_ehabi *uwk_kfile_ehabi(const struct uwk_kfile *kf, u64 start,
+				       u64 fo, u64 *bias)
+{
+	if (!kf || kf->status != UWK_KF_EHABI ||
+	    !uwk_bias(kf, start, fo, bias))
+		return NULL;
+	return &kf->eh;
 }
 
 /* The state debugfs "tables" shows for a mapping of kf's file. */

@@ -11,12 +11,13 @@
  * userstacktrace option is not among them: it walks user stacks itself
  * (stack_trace_save_user()).
  *
- * A sample uwind does not handle (32-bit tasks, vm86, a KVM guest
- * running, uwind switched off) is not diverted: the hook looks at the
- * pt_regs argument itself and lets the kernel's own walker run.  (Calling
- * that walker back from the module would need an indirect call to the
- * address ftrace reports, which with IBT lies past the function's ENDBR
- * and would fault.)
+ * A sample uwind does not handle (x86's 32-bit tasks and vm86, a KVM
+ * guest running, uwind switched off) is not diverted: the hook looks at
+ * the pt_regs argument itself and lets the kernel's own walker run.
+ * (Calling that walker back from the module would need an indirect call
+ * to the address ftrace reports, which with IBT lies past the function's
+ * ENDBR and would fault.)  arm64's 32-bit tasks are walked, as 32-bit
+ * ARM (arch_arm64.c).
  *
  * It runs in NMI or hard-irq context: no sleeping, no locks, no faults.
  * Stack words are read with copy_from_user_nofault(); the tables are
@@ -167,12 +168,12 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 {
 	struct uwk_read_ctx rctx = { .checked = false };
 	struct uw_walk_cfg cfg = {
-		.arch = uwk_arch.uw_arch,
 		.mem = { .read = uwk_user_read, .ctx = &rctx },
 		.max_depth = entry->max_stack + 1,
 	};
 	struct uwk_kmm *found, *kmm;
 	struct uwk_walk_end end;
+	struct uw_arch_info ai;
 	unsigned int stop;
 	int ret;
 
@@ -183,8 +184,9 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 		cfg.mods = kmm->mods;
 		cfg.nmods = kmm->n;
 	}
-	uwk_arch_regs(start, regs);
-	if (uw_cursor_init(cur, &cfg, start)) {
+	/* The walk's architecture: a compat task's is not the kernel's. */
+	uwk_arch_regs(&cfg, start, regs);
+	if (uw_arch_info(cfg.arch, &ai) || uw_cursor_init(cur, &cfg, start)) {
 		uwk_stat_inc(UWK_ST_END_OTHER);
 		return;
 	}
@@ -196,7 +198,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 	for (;;) {
 		end.module = cur->module;
 		end.depth = cur->depth;
-		end.sp = cur->regs.r[uwk_arch.sp];
+		end.sp = cur->regs.r[ai.sp];
 		ret = uw_step(cur, &cfg);
 		end.no_row = cur->source == UW_SRC_FP;
 		if (ret <= 0) {
@@ -225,7 +227,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
 			uwk_request_scan(found, true);
 		/* perf's entry is full: the sample's max_stack was reached. */
-		if (perf_callchain_store(entry, cur->regs.r[uwk_arch.pc])) {
+		if (perf_callchain_store(entry, cur->regs.r[ai.pc])) {
 			stop = UW_STOP_DEPTH;
 			end.module = cur->module;
 			end.no_row = false;

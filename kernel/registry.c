@@ -146,6 +146,18 @@ static struct uwk_kmm *uwk_kmm_alloc(u32 n)
 	return kmm;
 }
 
+/*
+ * A 32-bit ARM file's EHABI index (arm64's compat tasks): shared by every
+ * mapping of the file, with the mapping's load bias.
+ */
+static void uwk_kmm_fill_ehabi(struct uwk_kmm *kmm, u32 i,
+			       const struct uwk_vma_snap *v)
+{
+	kmm->mods[i].ehabi = uwk_kfile_ehabi(kmm->maps[i].kf, v->start,
+					     v->pgoff << PAGE_SHIFT,
+					     &kmm->mods[i].bias);
+}
+
 /* Fill mapping i of kmm from a snapshot (consumes the file reference). */
 static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
 			 kuid_t uid)
@@ -167,6 +179,7 @@ static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
 	if (uwk_kfile_sframe(kf, v->start, v->pgoff << PAGE_SHIFT,
 			     &kmm->sfs[i]))
 		kmm->mods[i].sframe = &kmm->sfs[i];
+	uwk_kmm_fill_ehabi(kmm, i, v);
 }
 
 /* Snapshot the executable file mappings of mm; returns how many. */

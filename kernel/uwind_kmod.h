@@ -7,7 +7,8 @@
  *   files.c       SFrame tables per file, the memory caps, breaks per file
  *   registry.c    the tables of each process (task context; RCU readers)
  *   events.c      what makes the registry scan: exec, samples, unmaps
- *   arch_*.c      the machine: x86-64 only so far (see "The architecture")
+ *   ehabi.c       32-bit ARM files' EHABI tables (arm64's compat tasks)
+ *   arch_*.c      the machine: x86-64, arm64 (see "The architecture")
  *
  * The module's own names start with uwk_ (UWK_ for constants): uw_ and UW_
  * belong to the core's public API (include/uwind/), which the module uses
@@ -22,6 +23,7 @@
 #include <linux/seq_file.h>
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
+#include <uwind/config.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
 
@@ -40,7 +42,7 @@ enum uwk_stat {
 	UWK_ST_FRAMES_SFRAME,
 	UWK_ST_FRAMES_FP,
 	UWK_ST_FRAMES_SIGFRAME,
-	UWK_ST_TABLES_LOADED,	/* SFrame sections copied in */
+	UWK_ST_TABLES_LOADED,	/* tables copied in (SFrame, EHABI) */
 	UWK_ST_TABLES_REJECTED,	/* malformed sections refused */
 	UWK_ST_TABLES_OVER,	/* sections left out: max_total_mb reached */
 	UWK_ST_TABLES_OVER_USER,	/* left out: the user's max_user_pct share */
@@ -100,6 +102,24 @@ struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
 void uwk_kfile_put(struct uwk_kfile *kf);
 bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
 		      struct uw_sframe *sf);
+const struct uw_ehabi *uwk_kfile_ehabi(const struct uwk_kfile *kf, u64 start,
+				       u64 fo, u64 *bias);
+int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos);
+
+/* A segment of an ELF file: its address, file offset and size. */
+struct uwk_load {
+	u64 vaddr, off, filesz;
+};
+
+/* 32-bit ARM files' EHABI tables (ehabi.c): where, and their check. */
+struct uwk_ehabi_loc {
+	struct uwk_load exidx, extab;	/* extab.filesz 0: none */
+};
+
+int uwk_elf32_read(struct file *f, struct uwk_load *loads, u32 *nloads,
+		   u32 max, struct uwk_ehabi_loc *loc);
+int uwk_ehabi_setup(struct uw_ehabi *eh, const u8 *data,
+		    const struct uwk_ehabi_loc *loc);
 const char *uwk_kfile_state(const struct uwk_kfile *kf);
 void uwk_kfile_note_break(struct uwk_kfile *kf);		/* any context */
 void uwk_files_exit(void);
@@ -128,44 +148,45 @@ void uwk_events_exit(void);
 void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
 
 /*
- * The architecture (arch_x86_64.c): all the module knows of the machine.
- * A port to another architecture supplies one file defining these (and
- * adds it to Kbuild, which refuses architectures without one):
+ * The architecture (arch_x86_64.c, arch_arm64.c): all the module knows of
+ * the machine.  A port to another architecture supplies one file defining
+ * these (and adds it to Kbuild, which refuses architectures without one):
  *
- * uwk_arch               the core's architecture for walks and for the
- *                        SFrame tables accepted, the ELF e_machine of the
- *                        files read (64-bit, little-endian), the DWARF
- *                        numbers of the pc and the stack pointer.
+ * uwk_arch               the core's architecture of the native tasks and
+ *                        of the SFrame tables accepted, the ELF e_machine
+ *                        of the (64-bit, little-endian) files read for
+ *                        them, and compat_machine: the e_machine of the
+ *                        32-bit files read for compat tasks' EHABI tables
+ *                        (EM_ARM on arm64), 0 where there are none.
  * uwk_arch_takes()       whether the module walks a sample with these
- *                        user registers; the others (32-bit tasks, ...)
- *                        go to the kernel's walker.  Any context.
+ *                        user registers; the others (x86's 32-bit tasks,
+ *                        ...) go to the kernel's walker.  Any context.
  * uwk_arch_regs()        the user registers in DWARF numbering, as the
- *                        core's walker takes them.  Any context.
+ *                        core's walker takes them, and in the walk's
+ *                        configuration the architecture to walk them
+ *                        with (a compat task's differs from uw_arch) and
+ *                        the pointer-authentication bits to strip.  Any
+ *                        context.
  * uwk_arch_ftrace_arg()  argument n of the function an ftrace_ops
  *                        callback (SAVE_REGS) interrupted.
  * uwk_arch_ftrace_redirect()  make that callback resume at pc instead of
  *                        the function (the hook's redirect of
  *                        perf_callchain_user() to uwind's walker).
  *
- * For arm64: pt_regs regs[0..30], sp and pc are DWARF 0-31 and 32;
- * compat_user_mode() tells a 32-bit task; on 6.1 ftrace_instruction_
- * pointer_set() does nothing there (no DYNAMIC_FTRACE_WITH_ARGS), so the
- * redirect is instruction_pointer_set(ftrace_get_regs(fregs), pc); from
- * 6.2 arm64 has WITH_ARGS only, SAVE_REGS ops cannot be registered, and
- * ftrace_regs_get_argument() takes over the argument.
  * All of these run from ftrace callbacks: notrace.
  */
 struct uwk_arch {
 	enum uw_arch uw_arch;
 	u16 elf_machine;
-	u8 pc, sp;
+	u16 compat_machine;
 };
 
 extern const struct uwk_arch uwk_arch;
 
 struct ftrace_regs;
 bool uwk_arch_takes(const struct pt_regs *regs);
-void uwk_arch_regs(struct uw_regs *r, const struct pt_regs *regs);
+void uwk_arch_regs(struct uw_walk_cfg *cfg, struct uw_regs *r,
+		   const struct pt_regs *regs);
 unsigned long uwk_arch_ftrace_arg(struct ftrace_regs *fregs, unsigned int n);
 void uwk_arch_ftrace_redirect(struct ftrace_regs *fregs, unsigned long pc);
 

@@ -55,17 +55,17 @@ objdump -d "$kt/leaf-sf" | awk '/^[0-9a-f]+ <c>:/, /^$/' |
 	grep -q 'push.*%rbp' && { r=1; echo "# c() of leaf-sf saves %rbp"; }
 check $r "fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf without frame pointers"
 
-# The build refuses a kernel that is not x86-64, saying so (here: the
-# installed headers with CONFIG_X86_64 unset and SRCARCH=arm64), rather
-# than failing somewhere in the compile or building a module that cannot
-# work.
-out=$(KMAKEFLAGS="CONFIG_X86_64= SRCARCH=arm64" \
+# The build refuses a kernel that is neither x86-64 nor arm64, saying so
+# (here: the installed headers with CONFIG_X86_64 unset and
+# SRCARCH=riscv), rather than failing somewhere in the compile or
+# building a module that cannot work.
+out=$(KMAKEFLAGS="CONFIG_X86_64= SRCARCH=riscv" \
 	sh "$top/scripts/build-module.sh" "$O/kernel/mod-noarch" 2>&1)
 r=$?
 rm -rf "$O/kernel/mod-noarch"
 [ "$r" -ne 0 ] && echo "$out" |
-	grep -q 'uwind: the kernel module supports x86-64 only so far, and this kernel is arm64'
-check $? "the module build refuses a kernel that is not x86-64, with a clear message"
+	grep -q 'uwind: the kernel module supports x86-64 and arm64 only, and this kernel is riscv'
+check $? "the module build refuses a kernel that is neither x86-64 nor arm64, with a clear message"
 [ "$r" -ne 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
 
 log=$(sh "$top/scripts/kernel-guest.sh" -n kernel-tests \
