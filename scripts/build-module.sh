@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# build-module.sh [-a ARCH] [-m MODDIR] [OUTDIR]
+# build-module.sh [-a ARCH] [OUTDIR]
 #
 # Build uwind.ko against the installed Debian kernel's headers
 # (scripts/kernel-env.sh), never the running kernel's.  Kbuild of this
@@ -13,17 +13,13 @@
 #
 #   -a arm64   cross-build against Debian's arm64 kernel headers, extracted
 #              by scripts/deps-arm64.sh (scripts/kernel-env-arm64.sh)
-#   -m MODDIR  build another out-of-tree module instead: the files of MODDIR
-#              (its Kbuild and sources), linked into OUTDIR the same way;
-#              the .ko printed is OUTDIR/<MODDIR's name>.ko
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-arch="" moddir=""
-while getopts a:m: opt; do
+arch=""
+while getopts a: opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
-	m) moddir=$OPTARG ;;
 	*) sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2 ;;
 	esac
 done
@@ -41,10 +37,6 @@ out=$(cd "$out" && pwd)
 find "$out" -type l ! -exec test -e {} \; -delete
 src=$top files="Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h lib/*.mk include/uwind/*.h"
 ko=$out/uwind.ko
-if [ -n "$moddir" ]; then
-	src=$(cd "$moddir" && pwd) files="Kbuild *.c *.h"
-	ko=$out/$(basename "$src").ko
-fi
 for f in $files; do
 	for g in "$src"/$f; do
 		[ -e "$g" ] || continue

@@ -1,68 +1,128 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # The arm64 guest: Debian 12's arm64 kernel under qemu-system-aarch64,
-# with the arm64 perf, AArch64 and 32-bit ARM programs.  The kernel, its
-# headers and the guest's packages come from scripts/deps-arm64.sh.
+# with the arm64 perf, uwind.ko cross-built for it, AArch64 and 32-bit
+# ARM programs.  The kernel, its headers and the guest's packages come
+# from scripts/deps-arm64.sh.
 #
 #   make module ARCH=arm64   uwind.ko for arm64 ($(KMOD_ARM64)); the same as
 #                            make module-arm64
 #   make kernel-arm64-tests  run this stage alone
 #
-# Until kernel/ builds for arm64, the stage proves the cross-build and the
-# guest with a throwaway module (uwhello/), and measures what the kernel's
-# own walker gives: the baselines the module will be compared with.
-# Programs go to $(KA_OUT); selftests/kernel/build.mk's flags (KT_FP,
-# KT_SF, KT_WARN) are used as they are, so both architectures build alike.
-# That file is included after this one ("kernel-arm64" sorts before
-# "kernel/"): its variables are used in recipes and "=" definitions only.
+# The guest runs the kernel tests (selftests/kernel/guest-tests.sh, the
+# parts that apply) on their own programs built for AArch64 into
+# $(KA_A64) by a make of their own (selftests/kernel/build.mk's rules,
+# with KT_OUT and KT_CC given), and this directory's tests of what is
+# arm64's: 32-bit ARM tasks, pointer authentication, signal frames.
+# selftests/kernel/build.mk's flags (KT_FP, KT_SF, KT_WARN) are used as
+# they are, so both architectures build alike.  That file is included
+# after this one ("kernel-arm64" sorts before "kernel/"): its variables
+# are used in recipes and "=" definitions only.
 
 ifeq ($(SAN),)
 
 KA_OUT := $(O)/selftests/kernel-arm64
+KA_A64 := $(KA_OUT)/a64
 KA_CC := aarch64-linux-gnu-gcc
-KA_CC32 := arm-linux-gnueabihf-gcc
+KA_ARM := arm-linux-gnueabihf-
+KA_CC32 := $(KA_ARM)gcc
 KMOD_ARM64 := $(O)/kernel/arm64/mod/uwind.ko
-KA_HELLO := $(O)/kernel/arm64/uwhello/uwhello.ko
 KA_ENV := scripts/build-module.sh scripts/kernel-env-arm64.sh \
 	scripts/deps-arm64.sh
 
-.PHONY: module-arm64 kernel-arm64-tests kernel-arm64-progs
+.PHONY: module-arm64 kernel-arm64-tests kernel-arm64-progs ka-a64-progs
 module-arm64: $(KMOD_ARM64)
 
 $(KMOD_ARM64): Kbuild $(wildcard kernel/*.c kernel/*.h) $(LIB_SRCS) \
 		$(wildcard lib/*.h include/uwind/*.h) $(KA_ENV)
 	O=$(O) sh scripts/build-module.sh -a arm64 $(dir $@) >/dev/null
 
-$(KA_HELLO): $(wildcard selftests/kernel-arm64/uwhello/*) $(KA_ENV)
-	O=$(O) sh scripts/build-module.sh -a arm64 \
-		-m selftests/kernel-arm64/uwhello $(dir $@) >/dev/null
-
-# AArch64, dynamic: frame pointers everywhere (the kernel walks them) ...
-$(KA_OUT)/leaf-fp: selftests/kernel/leaf.c
+# The kernel tests' programs for AArch64: the stamp is touched after a
+# make that builds whatever is out of date there.
+$(KA_A64)/.built: ka-a64-progs
 	@mkdir -p $(dir $@)
-	$(KA_CC) $(KT_FP) -o $@ $<
+	@touch $@
+ka-a64-progs:
+	@$(MAKE) --no-print-directory O=$(O) KT_OUT=$(KA_A64) KT_CC=$(KA_CC) \
+		kernel-progs
 
-# ... and none, with SFrame (binutils 2.40: SFrame V1).
-$(KA_OUT)/leaf-sf: selftests/kernel/leaf.c
+# AArch64 with pointer authentication (the guest CPU signs return
+# addresses): SFrame rows marked signed, and frame records holding signed
+# return addresses.
+KA_PAC := -mbranch-protection=standard
+$(KA_OUT)/leaf-pac: selftests/kernel/leaf.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CC) $(KT_SF) $(KA_PAC) -o $@ $<
+
+$(KA_OUT)/leaf-fppac: selftests/kernel/leaf.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CC) $(KT_FP) $(KA_PAC) -o $@ $<
+
+# A handler's chain through the vDSO's sigreturn trampoline.
+$(KA_OUT)/sig-a64: selftests/kernel-arm64/sigleaf.c selftests/kernel/now.h
 	@mkdir -p $(dir $@)
 	$(KA_CC) $(KT_SF) -o $@ $<
 
 # 32-bit ARM, dynamic (armhf libc from the cross packages): Thumb-2, no
-# frame pointer, EHABI unwind tables for every function.
+# frame pointer, EHABI unwind tables for every function; with b() in ARM
+# state (leaf-mix); a handler's chain through the kernel's sigpage.
 KA_T32 = $(KT_WARN) -mthumb -funwind-tables -fomit-frame-pointer \
 	-fno-optimize-sibling-calls
-$(KA_OUT)/leaf-t32: selftests/kernel/leaf.c
+$(KA_OUT)/leaf-t32: selftests/kernel/leaf.c selftests/kernel/now.h
 	@mkdir -p $(dir $@)
 	$(KA_CC32) $(KA_T32) -o $@ $<
 
-KA_PROGS := $(KA_OUT)/leaf-fp $(KA_OUT)/leaf-sf $(KA_OUT)/leaf-t32
+# leaf-t32 with a broken index: its first entry's second word points
+# (prel31, 0x3fffff00) a gigabyte past .ARM.extab.  The module must
+# refuse the table once, counted, and walk with frame records.
+$(KA_OUT)/leaf-t32bad: $(KA_OUT)/leaf-t32
+	cp $< $@.tmp
+	off=$$($(KA_ARM)readelf -SW $@.tmp | sed 's/^ *\[ *[0-9]*\]//' | \
+		awk '$$1 == ".ARM.exidx" { print $$4 }') && [ -n "$$off" ] && \
+	printf '\000\377\377\077' | \
+		dd of=$@.tmp bs=1 seek=$$((0x$$off + 4)) conv=notrunc 2>/dev/null
+	mv $@.tmp $@
+
+$(KA_OUT)/leaf-mix: selftests/kernel/leaf.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CC32) $(KA_T32) -DLEAF_ARM_B -o $@ $<
+
+$(KA_OUT)/sig-t32: selftests/kernel-arm64/sigleaf.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CC32) $(KA_T32) -o $@ $<
+
+# main -> fp_lib_func (libuwfp32.so: ARM state, frame pointers, no unwind
+# tables) -> chain_cb -> chain_leaf (Thumb, EHABI): the frame-pointer
+# fallback in the middle of a chain.  The guest has the library in
+# /root/lib32.
+$(KA_OUT)/lib32/libuwfp32.so: selftests/kernel/uwlib.c
+	@mkdir -p $(dir $@)
+	$(KA_CC32) $(KT_WARN) -marm -fno-omit-frame-pointer -fno-unwind-tables \
+		-fno-asynchronous-unwind-tables -fPIC -shared \
+		-Wl,-soname,libuwfp32.so -DLIB_FUNC=fp_lib_func -o $@ $<
+
+$(KA_OUT)/chain-t32fp: selftests/kernel/chain.c selftests/kernel/now.h \
+		$(KA_OUT)/lib32/libuwfp32.so
+	$(KA_CC32) $(KA_T32) -DLIB_FUNC=fp_lib_func -o $@ $< \
+		-L$(KA_OUT)/lib32 -luwfp32 -Wl,-rpath,/root/lib32
+
+# A stock armhf program (-O2, Debian's defaults: Thumb-2, no unwind
+# tables) whose hot loop is in libc's memcpy.
+$(KA_OUT)/memloop32: selftests/kernel/memloop.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CC32) $(KT_WARN) -o $@ $<
+
+KA_PROGS := $(KA_A64)/.built $(KA_OUT)/leaf-pac $(KA_OUT)/leaf-fppac \
+	$(KA_OUT)/sig-a64 $(KA_OUT)/leaf-t32 $(KA_OUT)/leaf-t32bad \
+	$(KA_OUT)/leaf-mix $(KA_OUT)/sig-t32 $(KA_OUT)/chain-t32fp \
+	$(KA_OUT)/memloop32
 kernel-arm64-progs: $(KA_PROGS)
 
 KA_TEST := sh selftests/kernel-arm64/kernel-arm64.sh $(O)
 
-kernel-arm64-tests: $(KA_HELLO) $(KA_PROGS)
+kernel-arm64-tests: $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
 	@sh scripts/run-tests.sh "$(KA_TEST)"
 
-$(call uw_test,$(KA_TEST),,$(KA_HELLO) $(KA_PROGS))
+$(call uw_test,$(KA_TEST),,$(KMOD_ARM64) $(KA_PROGS) $(TOOL))
 
 endif

@@ -1,29 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# kernel-arm64.sh [O]: the arm64 guest.  Checks the guest programs and the
-# cross-built test module on the host, boots Debian's arm64 kernel under
-# qemu-system-aarch64 with them and perf (scripts/kernel-guest-arm64.sh),
-# runs selftests/kernel-arm64/guest-tests.sh there, and re-prints the
-# guest's "UWTAP:" lines as numbered TAP.  Needs "make kernel-arm64-progs"
-# and the module (selftests/kernel-arm64/build.mk) first.
+# kernel-arm64.sh [O]: the arm64 guest.  Checks the cross-built module and
+# the guest programs on the host, reports the EHABI coverage of the armhf
+# libraries the stock 32-bit program maps, boots Debian's arm64 kernel
+# under qemu-system-aarch64 with them and perf
+# (scripts/kernel-guest-arm64.sh), runs selftests/kernel-arm64/
+# guest-tests.sh there (which runs selftests/kernel/guest-tests.sh too),
+# and re-prints the guest's "UWTAP:" lines as numbered TAP.  Needs
+# "make module-arm64 kernel-arm64-progs" first
+# (selftests/kernel-arm64/build.mk).
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${1:-${O:-build}}
 export O
 ka=$O/selftests/kernel-arm64
-ko=$O/kernel/arm64/uwhello/uwhello.ko
+a64=$ka/a64
+ko=$O/kernel/arm64/mod/uwind.ko
 . "$top/selftests/common/tap.sh"
 . "$top/selftests/kernel/host-lib.sh"
 
 tap_begin
+progs32="leaf-t32 leaf-t32bad leaf-mix sig-t32 chain-t32fp memloop32"
+progs64="leaf-pac leaf-fppac sig-a64"
 missing=""
-for f in "$ko" "$ka/leaf-fp" "$ka/leaf-sf" "$ka/leaf-t32"; do
-	[ -f "$f" ] || missing="$missing $f"
+for f in "$ko" "$a64/.built" "$a64/leaf-sf" "$a64/leaf-fp" "$a64/lib" \
+    "$ka/lib32/libuwfp32.so"; do
+	[ -e "$f" ] || missing="$missing $f"
+done
+for p in $progs32 $progs64; do
+	[ -f "$ka/$p" ] || missing="$missing $ka/$p"
 done
 [ -z "$missing" ]
-check $? "test module and guest programs are built${missing:+ (missing:$missing)}"
+check $? "module and guest programs are built${missing:+ (missing:$missing)}"
 [ -z "$missing" ] || { tap_end; exit 1; }
 
 # The module: AArch64, for the extracted kernel's release.
@@ -33,47 +43,136 @@ case $vm in
 "$UWIND_KVER "*aarch64*) r=0 ;;
 *) r=1 ;;
 esac
-check $r "uwhello.ko: vermagic '$vm' is $UWIND_KVER, aarch64"
+check $r "uwind.ko: vermagic '$vm' is $UWIND_KVER, aarch64"
 
-# The fixtures: SFrame in leaf-sf only; its c() keeps no frame record;
-# leaf-fp's c() does; leaf-t32 is Thumb code with an EHABI entry for each
-# function of the chain and no frame pointer set up in c().
-a64='aarch64-linux-gnu-'
-has_sframe() { ${a64}readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
-fn() { ${a64}objdump -d "$1" | awk -v f="<$2>:" '$2 == f, /^$/'; }
+# The fixtures.  AArch64: SFrame in leaf-sf and leaf-pac only, their c()
+# keeps no frame record, leaf-fp's does; leaf-pac and leaf-fppac sign
+# return addresses (paciasp) and leaf-pac's SFrame marks rows signed.
+a='aarch64-linux-gnu-'
+has_sframe() { ${a}readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
+fn() { ${a}objdump -d "$1" | awk -v f="<$2>:" '$2 == f, /^$/'; }
 r=0
-has_sframe "$ka/leaf-sf" || { r=1; echo "# leaf-sf has no PT_GNU_SFRAME"; }
-! has_sframe "$ka/leaf-fp" || { r=1; echo "# leaf-fp has PT_GNU_SFRAME"; }
-fn "$ka/leaf-sf" c | grep -q 'x29' && { r=1; echo "# c() of leaf-sf uses x29"; }
-fn "$ka/leaf-fp" c | grep -q 'mov	x29, sp' ||
+for f in "$a64/leaf-sf" "$ka/leaf-pac" "$ka/sig-a64"; do
+	has_sframe "$f" || { r=1; echo "# $f has no PT_GNU_SFRAME"; }
+done
+for f in "$a64/leaf-fp" "$ka/leaf-fppac"; do
+	! has_sframe "$f" || { r=1; echo "# $f has PT_GNU_SFRAME"; }
+done
+fn "$a64/leaf-sf" c | grep -q 'x29' && { r=1; echo "# c() of leaf-sf uses x29"; }
+fn "$a64/leaf-fp" c | grep -q 'mov	x29, sp' ||
 	{ r=1; echo "# c() of leaf-fp sets no frame pointer"; }
-check $r "AArch64 fixtures: SFrame in leaf-sf only, frame records in leaf-fp's c() only"
+for f in leaf-pac leaf-fppac; do
+	fn "$ka/$f" b | grep -q paciasp ||
+		{ r=1; echo "# b() of $f does not sign its return address"; }
+done
+"$O/uwind" dump "$ka/leaf-pac" 2>/dev/null | grep -q '\[s\]' ||
+	{ r=1; echo "# leaf-pac's SFrame has no signed row"; }
+check $r "AArch64 fixtures: SFrame where expected, frame records in leaf-fp's c(), return addresses signed in leaf-pac and leaf-fppac"
 
+# 32-bit: Thumb-2 with EHABI entries for the chain and no frame pointer in
+# c(); leaf-mix's b() in ARM state; libuwfp32.so ARM code with frame
+# pointers and no unwind tables; memloop32 built as Debian builds C.
 arm='arm-linux-gnueabihf-'
+# sym FILE NAME: the symbol's value (Thumb functions' are odd).
+sym() { ${arm}readelf -sW "$1" | awk -v s="$2" '$8 == s && $4 == "FUNC" { print $2; exit }'; }
+thumb() { case $(sym "$1" "$2") in *[13579bdf]) return 0 ;; *) return 1 ;; esac; }
 r=0
-${arm}readelf -hW "$ka/leaf-t32" | grep -q 'Machine: *ARM$' ||
-	{ r=1; echo "# leaf-t32 is not 32-bit ARM"; }
-${arm}readelf -lW "$ka/leaf-t32" | grep -q 'ld-linux-armhf.so.3' ||
-	{ r=1; echo "# leaf-t32 is not linked dynamically against armhf libc"; }
+for p in $progs32; do
+	${arm}readelf -hW "$ka/$p" | grep -q 'Machine: *ARM$' &&
+		${arm}readelf -lW "$ka/$p" | grep -q 'ld-linux-armhf.so.3' ||
+		{ r=1; echo "# $p is not dynamic armhf"; }
+done
 for s in c b a main; do
-	# Thumb functions have odd symbol values.
-	v=$(${arm}readelf -sW "$ka/leaf-t32" |
-		awk -v s="$s" '$8 == s && $4 == "FUNC" { print $2 }')
-	case $v in
-	*[13579bdf]) ;;
-	*) r=1; echo "# $s of leaf-t32 is not Thumb code ($v)" ;;
-	esac
+	thumb "$ka/leaf-t32" "$s" || { r=1; echo "# $s of leaf-t32 is not Thumb code"; }
 	${arm}readelf -u "$ka/leaf-t32" | grep -q "^0x[0-9a-f]* <$s>: " ||
 		{ r=1; echo "# no EHABI entry for $s in leaf-t32"; }
 done
 ${arm}objdump -d "$ka/leaf-t32" | awk '$2 == "<c>:", /^$/' |
 	grep -qE '(mov|add)[.w]*	r7, sp' && { r=1; echo "# c() of leaf-t32 sets r7 up"; }
-check $r "32-bit fixture: leaf-t32 is dynamic armhf Thumb-2 with EHABI entries for c, b, a, main and no frame pointer"
+! thumb "$ka/leaf-mix" b && thumb "$ka/leaf-mix" c && thumb "$ka/leaf-mix" a ||
+	{ r=1; echo "# leaf-mix: b() is not ARM code between Thumb c() and a()"; }
+! ${arm}readelf -lW "$ka/lib32/libuwfp32.so" | grep -q EXIDX &&
+	! thumb "$ka/lib32/libuwfp32.so" fp_lib_func ||
+	{ r=1; echo "# libuwfp32.so has unwind tables or Thumb code"; }
+${arm}readelf -u "$ka/memloop32" | grep -q "<copy>: " &&
+	{ r=1; echo "# memloop32 has an EHABI entry for copy()"; }
+"$O/uwind" verify "$ka/leaf-t32" > /dev/null ||
+	{ r=1; echo "# uwind verify refuses leaf-t32's index"; }
+"$O/uwind" verify "$ka/leaf-t32bad" 2>&1 | grep -q 'entry 0: .*out of bounds' ||
+	{ r=1; echo "# uwind verify does not refuse leaf-t32bad's entry 0"; }
+check $r "32-bit fixtures: dynamic armhf; leaf-t32 Thumb-2 with EHABI and no frame pointer (leaf-t32bad: its index broken); leaf-mix's b() in ARM state; libuwfp32.so without tables; memloop32 without"
 
+# The EHABI coverage of the armhf libraries memloop32 maps: the share of
+# .text whose index entry can be unwound (not EXIDX_CANTUNWIND), each
+# entry covering up to the next one (Thumb bit cleared), the last to the
+# end of .text, as arm-linux-gnueabihf-readelf reads them.
+coverage()
+{
+	_text=$(${arm}readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$1 == ".text" { print $3, $5 }')
+	${arm}readelf -u "$1" | awk -v text="$_text" '
+	function hex(x,   i, v) {
+		v = 0
+		x = tolower(x)
+		sub(/^0x/, "", x)
+		sub(/:$/, "", x)
+		for (i = 1; i <= length(x); i++)
+			v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+		return v
+	}
+	# the bytes of [a, b) inside .text
+	function part(a, b) {
+		a = a > lo ? a : lo
+		b = b < hi ? b : hi
+		return b > a ? b - a : 0
+	}
+	BEGIN { split(text, t, " "); lo = hex(t[1]); hi = lo + hex(t[2]) }
+	/^0x[0-9a-f]+(:| <)/ {
+		a = hex($1) - hex($1) % 2
+		if (n && can)
+			good += part(prev, a)
+		prev = a
+		can = $0 !~ /cantunwind/
+		n++
+	}
+	END {
+		if (n && can)
+			good += part(prev, hi)
+		printf "%d %d %d\n", n, good, hi - lo
+	}'
+}
+r=0
+for lib in $(${arm}readelf -dW "$ka/memloop32" |
+    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p') ld-linux-armhf.so.3; do
+	f=/usr/arm-linux-gnueabihf/lib/$lib
+	[ -f "$f" ] || { r=1; echo "# no $f"; continue; }
+	set -- $(coverage "$f")
+	[ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "${3:-0}" -gt 0 ] ||
+		{ r=1; echo "# $lib: no EHABI coverage measured ($*)"; continue; }
+	echo "# EHABI $lib: $1 index entries, $2 of $3 bytes of .text unwindable ($(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.1f%%", 100 * a / b }'))"
+done
+check $r "EHABI coverage of the armhf libraries memloop32 maps, measured (readelf -u)"
+
+# Everything for the guest: the AArch64 builds of the kernel tests'
+# programs at /root (their libraries at /root/lib), this stage's, and the
+# kernel tests' script.
+set --
+for f in "$a64"/*; do
+	case ${f##*/} in
+	lib | sframe-corrupt | *.tmp) continue ;;
+	esac
+	set -- "$@" "$f:/root/${f##*/}"
+done
+for p in $progs32 $progs64; do
+	set -- "$@" "$ka/$p:/root/$p"
+done
 log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n kernel-arm64 \
-	-T "${UWIND_QEMU_TIMEOUT:-300}" \
+	-T "${UWIND_QEMU_TIMEOUT:-1200}" \
+	-a "${UWIND_ONLY:+uwind_only=$UWIND_ONLY}" \
 	-t "$top/selftests/kernel-arm64/guest-tests.sh" \
-	"$ko" "$ka/leaf-fp" "$ka/leaf-sf" "$ka/leaf-t32")
+	"$ko:/root/uwind.ko" "$a64/lib:/root/lib" "$ka/lib32:/root/lib32" \
+	"$top/selftests/kernel/guest-tests.sh:/root/kernel-guest-tests.sh" \
+	"$@")
 rc=$?
 guest_results "${log:-$O/kernel/arm64/kernel-arm64.serial.log}" "$rc"
 tap_end

@@ -155,6 +155,13 @@ KT_PROGS := $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
 
+# selftests/kernel-arm64/build.mk builds these for AArch64 too, with a
+# make of their own given KT_OUT and KT_CC: all but kvmspin, which drives
+# x86's KVM.
+ifneq ($(KT_CC),gcc)
+KT_PROGS := $(filter-out $(KT_OUT)/kvmspin,$(KT_PROGS))
+endif
+
 # The programs' clock (leaf.c and the others spin for a given time).
 $(filter-out %.so %.syms $(KT_BAD) $(KT_OUT)/sframe-%,$(KT_PROGS)): \
 	selftests/kernel/now.h

@@ -2,8 +2,9 @@
 /*
  * fpjunk: a frame-pointer guess that is not a frame.  main() calls
  * spin_junk(), written in assembly without CFI (so without SFrame),
- * which points %rbp at a record on main's stack whose "return address"
- * is the record's own (stack, not code) address, and spins there.  The
+ * which points the frame pointer (%rbp; x29 on AArch64) at a record on
+ * main's stack whose "return address" is the record's own (stack, not
+ * code) address, and spins there.  The
  * frame-pointer fallback at spin_junk's pc reads that record: a return
  * address outside every executable mapping, which must end the walk
  * rather than be reported as a frame.  Usage: fpjunk [MILLISECONDS].
@@ -14,6 +15,7 @@
 
 void spin_junk(volatile uint64_t *rec, unsigned long n);
 
+#if defined(__x86_64__)
 __asm__(".text\n"
 	".globl spin_junk\n"
 	".type spin_junk, @function\n"
@@ -25,6 +27,22 @@ __asm__(".text\n"
 	"	pop %rbp\n"
 	"	ret\n"
 	".size spin_junk, .-spin_junk\n");
+#elif defined(__aarch64__)
+/* The same with x29, the AArch64 frame pointer. */
+__asm__(".text\n"
+	".globl spin_junk\n"
+	".type spin_junk, %function\n"
+	"spin_junk:\n"
+	"	stp x29, x30, [sp, #-16]!\n"
+	"	mov x29, x0\n"
+	"1:	subs x1, x1, #1\n"
+	"	b.ne 1b\n"
+	"	ldp x29, x30, [sp], #16\n"
+	"	ret\n"
+	".size spin_junk, .-spin_junk\n");
+#else
+#error "fpjunk: x86-64 and AArch64 only"
+#endif
 
 int main(int argc, char **argv)
 {

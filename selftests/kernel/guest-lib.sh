@@ -35,6 +35,10 @@ load() { loaded || insmod "$UW_KO" "$@"; }
 
 unload() { ! loaded || rmmod uwind; }
 
+# ms N: N milliseconds of running or sampling, times UW_SLOW (default
+# 1; the arm64 guest samples at a quarter of the rate and sets 2).
+ms() { echo $(($1 * ${UW_SLOW:-1})); }
+
 # at_least PCT PART WHOLE: PART is at least PCT percent of WHOLE (> 0).
 at_least() { [ "$3" -gt 0 ] && [ $(($2 * 100)) -ge $(($3 * $1)) ]; }
 
@@ -66,15 +70,39 @@ pscript()
 
 # chains COMM CHAIN [tid]: read `perf script -F comm,tid,ip,sym,dso` on
 # stdin.  CHAIN is the expected call chain, innermost first, comma
-# separated (e.g. c,b,a,main).  Among the samples of COMM, count those with
-# any user frame (USER), those whose innermost user frame is CHAIN's first
-# function (INC), and of those the ones whose next user frames are exactly
-# the rest of CHAIN (FULL).  Kernel frames (addresses in the upper half)
+# separated (e.g. c,b,a,main); "@NAME" stands for any function of the
+# file NAME (a stripped library's local functions).  Among the samples
+# of COMM, count those with any user frame (USER), those whose innermost
+# user frame is CHAIN's first function (INC), and of those the ones whose
+# next user frames are exactly the rest of CHAIN (FULL).  Kernel frames (addresses in the upper half)
 # are skipped.  Prints "USER INC FULL", or with "tid" one line
 # "TID USER INC FULL" per thread.
+#
+# On arm64, perf record -g also samples the user link register, and perf
+# script (6.1) inserts after the leaf the caller it finds from it (where
+# the leaf's CFI says the return address is still in lr), as lr - 1,
+# unless the next entry of the kernel's chain equals that value.  No
+# kernel chain holds lr - 1 (return addresses are lr's values), so when
+# the kernel's walker found the caller too, perf shows it twice, at lr - 1
+# and at lr: "c <- b <- b <- a".  The entry perf inserted, one below the
+# next one (no two return addresses are a byte apart), is not counted
+# here: it is not the kernel's.  perf prints an address it resolved
+# relative to its file, and leaves lr's pointer-authentication code in
+# (a leaf that signed its return address): such an entry, a user address
+# above 48 bits, cannot be resolved, and is perf's too (both walkers
+# clear the code from every entry they store), so it is not counted
+# either.  seen() shows the chains as perf prints them.
 chains()
 {
 	awk -v comm="$1" -v chain="$2" -v bytid="${3:-}" '
+	function hex(x,   i, v) {
+		v = 0
+		x = tolower(x)
+		for (i = 1; i <= length(x); i++)
+			v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+		return v
+	}
+	function is(j, w) { return w ~ /^@/ ? d[j] == substr(w, 2) : s[j] == w }
 	BEGIN { RS = ""; FS = "\n"; k = split(chain, want, ",") }
 	{
 		nh = split($1, h, " ")
@@ -91,18 +119,30 @@ chains()
 			sym = f[2]
 			sub(/\+0x[0-9a-f]+$/, "", sym)
 			s[++n] = sym
+			d[n] = f[nf]
+			gsub(/[()]/, "", d[n])
+			sub(/.*\//, "", d[n])
+			ip[n] = hex(f[1])
+			pac[n] = length(f[1]) > 12
+		}
+		if (n >= 3 && (ip[2] + 1 == ip[3] || pac[2])) {
+			for (i = 2; i < n; i++) {
+				s[i] = s[i + 1]
+				d[i] = d[i + 1]
+			}
+			n--
 		}
 		if (n == 0)
 			next
 		keys[key] = 1
 		user[key]++
-		if (s[1] != want[1])
+		if (!is(1, want[1]))
 			next
 		inc[key]++
 		if (n < k)
 			next
 		for (j = 2; j <= k; j++)
-			if (s[j] != want[j])
+			if (!is(j, want[j]))
 				next
 		full[key]++
 	}
@@ -135,7 +175,10 @@ seen()
 				continue
 			sym = f[2]
 			sub(/\+0x[0-9a-f]+$/, "", sym)
-			if (n == 0 && sym != first)
+			dso = f[nf]
+			gsub(/[()]/, "", dso)
+			sub(/.*\//, "", dso)
+			if (n == 0 && sym != first && "@" dso != first)
 				next
 			c = n ? c " <- " sym : sym
 			n++
@@ -201,4 +244,34 @@ expect_broken()
 	report "$1" "$2" "$3" "$4"
 	[ "$m_inc" -ge "$UW_MIN" ] && at_most "$UW_BROKEN" "$m_full" "$m_inc"
 	ok $? "$1: $m_full of $m_inc samples in ${4%%,*}() show $4 ($(pct "$m_full" "$m_inc") <= $UW_BROKEN%)"
+}
+
+# tables_of PID: the module's tables for one process (debugfs "tables").
+tables_of()
+{
+	awk -v p="$1" '
+	$1 == "pid" { on = ($2 == p) }
+	on' "$UW_DBG/tables" 2>/dev/null
+}
+
+# table_state PID FILE: the state (sframe, ehabi, none, rejected...) of
+# FILE's mappings in PID's tables; one word, or several if they differ.
+# The file matches by path or by its last component.
+table_state()
+{
+	tables_of "$1" | awk -v f="$2" '
+	function base(p) { sub(/.*\//, "", p); return p }
+	$1 != "pid" && ($2 == f || $2 == base(f)) && !seen[$3]++ {
+		printf "%s%s", n++ ? " " : "", $3
+	}'
+}
+
+# bg_prog NAME ARGS...: start /root/NAME in the background (output in
+# $T/NAME.out), pid in bg.
+bg_prog()
+{
+	_p=$1
+	shift
+	"/root/$_p" "$@" > "$T/$_p.out" 2>&1 &
+	bg=$!
 }

@@ -15,7 +15,12 @@
 # pointers are.
 #
 # "uwind_only=NAME,NAME" on the kernel command line runs only those parts
-# (names below, in t_NAME), in the order given; the default is all.
+# (names below, in t_NAME), in the order given; the default is all.  A
+# caller that sets UW_PARTS runs those instead, whatever the command line
+# says (selftests/kernel-arm64/guest-tests.sh runs the parts that apply
+# to arm64).  UW_SLOW (default 1) multiplies
+# how long the programs run and are sampled, for a slower guest: the
+# arm64 guest samples at 499 Hz, where this one samples at 2000.
 
 . /root/guest-lib.sh
 
@@ -23,41 +28,13 @@ UW_GOOD=${UW_GOOD:-99}
 UW_BROKEN=${UW_BROKEN:-10}
 UW_MIN=${UW_MIN:-200}		# leaf samples a run must have
 UW_TINY=${UW_TINY:-1000}	# short-lived processes in (e)
+UW_SLOW=${UW_SLOW:-1}
 T=/tmp
 
 sec()
 {
 	read -r _up _ < /proc/uptime
 	echo "# [$_up] $*"
-}
-
-# tables_of PID: the module's tables for one process (debugfs "tables").
-tables_of()
-{
-	awk -v p="$1" '
-	$1 == "pid" { on = ($2 == p) }
-	on' "$UW_DBG/tables" 2>/dev/null
-}
-
-# table_state PID FILE: the state (sframe, none, rejected) of FILE's
-# mappings in PID's tables; one word, or several if they differ.  The
-# file matches by path or by its last component.
-table_state()
-{
-	tables_of "$1" | awk -v f="$2" '
-	function base(p) { sub(/.*\//, "", p); return p }
-	$1 != "pid" && ($2 == f || $2 == base(f)) && !seen[$3]++ {
-		printf "%s%s", n++ ? " " : "", $3
-	}'
-}
-
-# bg_prog NAME ARGS...: start /root/NAME in the background, pid in bg.
-bg_prog()
-{
-	_p=$1
-	shift
-	"/root/$_p" "$@" > "$T/$_p.out" 2>&1 &
-	bg=$!
 }
 
 LEAF=c,b,a,main
@@ -82,7 +59,7 @@ t_progs()
 t_base()
 {
 	unload
-	rec "$T/a0.data" -- /root/leaf-sf 1000
+	rec "$T/a0.data" -- /root/leaf-sf "$(ms 1000)"
 	ok $? "perf record -g of leaf-sf without the module"
 	expect_broken "(a) without the module (baseline)" "$T/a0.data" \
 		leaf-sf "$LEAF"
@@ -93,7 +70,7 @@ t_base()
 t_running()
 {
 	unload
-	bg_prog leaf-sf 8000
+	bg_prog leaf-sf "$(ms 8000)"
 	sleep 0.5
 	load
 	ok $? "insmod uwind.ko (no parameters)"
@@ -105,7 +82,7 @@ t_running()
 		[ "$(cat "$UW_DBG/enable" 2>/dev/null)" = Y ]
 	ok $? "debugfs: enable reads Y, stats, tables and gc exist"
 	diag < "$UW_DBG/stats"
-	rec "$T/run.data" -p "$bg" -- sleep 1
+	rec "$T/run.data" -p "$bg" -- sleep "$UW_SLOW"
 	ok $? "perf record -g -p of a process started before insmod"
 	tables_of "$bg" | diag
 	st=$(table_state "$bg" /root/leaf-sf)
@@ -133,7 +110,7 @@ t_leaf()
 	load
 	[ -n "${base_mms:-}" ] || mem_baseline
 	s0=$(stat_val samples) f0=$(stat_val frames_sframe)
-	rec "$T/a1.data" -- /root/leaf-sf 1000
+	rec "$T/a1.data" -- /root/leaf-sf "$(ms 1000)"
 	ok $? "perf record -g of leaf-sf with the module"
 	s1=$(stat_val samples) f1=$(stat_val frames_sframe)
 	e1=$(($(stat_val end_past_entry) - $(awk '$1 == "end_past_entry" { print $2 }' "$T/a1.data.stats")))
@@ -158,7 +135,7 @@ t_enable()
 	[ "$(cat "$UW_DBG/enable")" = N ]
 	ok $? "debugfs enable: writing 0 reads N"
 	s0=$(stat_val samples) p0=$(stat_val passed_to_kernel)
-	rec "$T/a2.data" -- /root/leaf-sf 700
+	rec "$T/a2.data" -- /root/leaf-sf "$(ms 700)"
 	s1=$(stat_val samples) p1=$(stat_val passed_to_kernel)
 	expect_broken "(a) module loaded, enable=0" "$T/a2.data" leaf-sf "$LEAF"
 	# Switched off, every sample goes to the kernel's own walker.
@@ -183,7 +160,7 @@ t_depth()
 	_max=$(cat /proc/sys/kernel/perf_event_max_stack)
 	echo 3 > /proc/sys/kernel/perf_event_max_stack
 	d0=$(stat_val stop_depth)
-	rec "$T/depth.data" -- /root/leaf-sf 500
+	rec "$T/depth.data" -- /root/leaf-sf "$(ms 500)"
 	_r=$?
 	d1=$(stat_val stop_depth)
 	echo "$_max" > /proc/sys/kernel/perf_event_max_stack
@@ -198,7 +175,7 @@ t_cap()
 	unload && insmod "$UW_KO" max_total_mb=0
 	ok $? "insmod max_total_mb=0"
 	o0=$(stat_val tables_over_max_total)
-	bg_prog leaf-sf 8000
+	bg_prog leaf-sf "$(ms 8000)"
 	sleep 0.5
 	rec "$T/cap.data" -p "$bg" -- sleep 0.5
 	tables_of "$bg" | diag
@@ -389,10 +366,10 @@ t_user()
 t_fpjunk()
 {
 	load
-	bg_prog fpjunk 6000
+	bg_prog fpjunk "$(ms 6000)"
 	sleep 0.5
 	o0=$(stat_val stop_fp_outside)
-	rec "$T/fpj.data" -p "$bg" -- sleep 1
+	rec "$T/fpj.data" -p "$bg" -- sleep "$UW_SLOW"
 	o1=$(stat_val stop_fp_outside)
 	kill "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
@@ -412,7 +389,7 @@ t_fpjunk()
 t_breaks()
 {
 	unload && load		# counts from zero
-	rec "$T/n2.data" -- /root/memloop 1000
+	rec "$T/n2.data" -- /root/memloop "$(ms 1000)"
 	sdelta "$T/n2.data.stats" > "$T/n2.delta"
 	diag < "$T/n2.delta"
 	head -n 5 "$UW_DBG/breaks" | diag
@@ -457,7 +434,7 @@ t_vcpu()
 	v0=$(stat_val passed_vcpu)
 	snap "$T/vcpu.data.stats"
 	timeout 60 perf record -q -B -e cpu-clock -F "${UW_FREQ:-2000}" -g \
-		-o "$T/vcpu.data" /root/kvmspin 1000 > "$T/vcpu.log" 2>&1
+		-o "$T/vcpu.data" /root/kvmspin "$(ms 1000)" > "$T/vcpu.log" 2>&1
 	ok $? "(o) perf record -g of kvmspin (a vCPU spinning in guest mode)"
 	v1=$(stat_val passed_vcpu)
 	diag < "$T/vcpu.log"
@@ -498,20 +475,26 @@ t_vcpu()
 # BPF's bpf_get_stack / bpf_get_stackid.  (ftrace's userstacktrace
 # option does not call perf_callchain_user(): not a consumer.)
 
-# Hardware events, where the guest has a PMU.  QEMU's TCG emulates no
-# performance counters: the guest kernel registers no "cpu" PMU and
-# perf's hardware events are "not supported".
+# Hardware events, where the guest has a PMU (the arm64 guest: QEMU
+# emulates the Arm PMU).  QEMU's TCG emulates no x86 performance
+# counters: that guest kernel registers no "cpu" PMU and perf's hardware
+# events are "not supported".
 t_hw()
 {
 	load
-	if [ ! -d /sys/bus/event_source/devices/cpu ]; then
-		skip "(p) hardware events (cycles) with the module" "the guest has no PMU: QEMU's TCG emulates no performance counters (software and tracepoint events are tested)"
+	if ! perf stat -x, -e cycles -o "$T/hw.stat" true 2>/dev/null ||
+	    ! grep -q '^[0-9][0-9]*,' "$T/hw.stat"; then
+		skip "(p) hardware events (cycles) with the module" "the guest has no PMU: QEMU's TCG emulates no x86 performance counters (software and tracepoint events are tested)"
 		return
 	fi
+	s0=$(stat_val samples)
 	snap "$T/hw.data.stats"
 	perf record -q -B -e cycles -F "${UW_FREQ:-2000}" -g -o "$T/hw.data" \
-		/root/leaf-sf 1000 > "$T/hw.data.log" 2>&1
+		/root/leaf-sf "$(ms 1000)" > "$T/hw.data.log" 2>&1
+	s1=$(stat_val samples)
 	expect_full "(p) hardware event cycles" "$T/hw.data" leaf-sf "$LEAF"
+	[ "$m_inc" -gt 0 ] && [ $((s1 - s0)) -ge "$m_inc" ]
+	ok $? "(p) hardware event cycles: the module walked them (samples +$((s1 - s0)) >= $m_inc)"
 }
 
 # A tracepoint: every getppid leaf-sys makes from c() itself.
@@ -520,7 +503,7 @@ t_tp()
 	load
 	snap "$T/tp.data.stats"
 	perf record -q -B -e syscalls:sys_enter_getppid -g \
-		-o "$T/tp.data" /root/leaf-sys 300 > "$T/tp.data.log" 2>&1
+		-o "$T/tp.data" /root/leaf-sys "$(ms 300)" > "$T/tp.data.log" 2>&1
 	ok $? "(p) perf record -g -e syscalls:sys_enter_getppid of leaf-sys"
 	expect_full "(p) tracepoint syscalls:sys_enter_getppid" "$T/tp.data" \
 		leaf-sys "$LEAF"
@@ -532,7 +515,7 @@ t_trace()
 {
 	load
 	timeout 60 perf trace --call-graph fp -e getppid --max-events 300 \
-		-o "$T/trace.out" -- /root/leaf-sys 300 > /dev/null 2>&1
+		-o "$T/trace.out" -- /root/leaf-sys "$(ms 300)" > /dev/null 2>&1
 	ok $? "(p) perf trace --call-graph fp -e getppid of leaf-sys"
 	awk -v chain="$LEAF" '
 	function flush() { if (ev) { n++; if (got == chain) full++ } }
@@ -553,7 +536,7 @@ t_trace()
 t_bpf()
 {
 	load
-	/root/bpfstack "${UW_FREQ:-2000}" /root/leaf-st 1000 > "$T/bpf.out" 2>&1
+	/root/bpfstack "${UW_FREQ:-2000}" /root/leaf-st "$(ms 1000)" > "$T/bpf.out" 2>&1
 	ok $? "(p) bpfstack: a BPF perf-event program on leaf-st"
 	awk -v chain="$LEAF" '
 	function hex(x,   i, v) {
@@ -602,7 +585,7 @@ t_fp()
 {
 	load
 	p0=$(stat_val frames_fp)
-	rec "$T/fp.data" -- /root/leaf-fp 700
+	rec "$T/fp.data" -- /root/leaf-fp "$(ms 700)"
 	expect_full "(a) static frame-pointer build, with the module" \
 		"$T/fp.data" leaf-fp "$LEAF"
 	p1=$(stat_val frames_fp)
@@ -614,13 +597,13 @@ t_fp()
 t_lib()
 {
 	load
-	rec "$T/b1.data" -- /root/chain 1000
+	rec "$T/b1.data" -- /root/chain "$(ms 1000)"
 	expect_full "(b) through libuwchain.so, linked" "$T/b1.data" \
 		chain "$CHAIN"
 
-	bg_prog chain-dl 6000
+	bg_prog chain-dl "$(ms 6000)"
 	sleep 0.5
-	rec "$T/b2.data" -p "$bg" -- sleep 1
+	rec "$T/b2.data" -p "$bg" -- sleep "$UW_SLOW"
 	tables_of "$bg" | diag
 	st_lib=$(table_state "$bg" /root/lib/libuwchain.so)
 	st_exe=$(table_state "$bg" /root/chain-dl)
@@ -639,7 +622,7 @@ t_lib()
 t_threads()
 {
 	load
-	rec "$T/c.data" -- /root/threads 1000
+	rec "$T/c.data" -- /root/threads "$(ms 1000)"
 	report "(c) 4 threads" "$T/c.data" threads "$THREAD"
 	chains threads "$THREAD" tid < "$T/c.data.txt" > "$T/c.tids"
 	n=0 bad=0
@@ -668,7 +651,7 @@ t_swap()
 	rec "$T/swap-a.data" -p "$bg" -- sleep 0.5
 	kill -USR1 "$bg"
 	sleep 0.3
-	rec "$T/swap.data" -p "$bg" -- sleep 1
+	rec "$T/swap.data" -p "$bg" -- sleep "$UW_SLOW"
 	ok $? "perf record -g -p of swap, before and after the swap"
 	kill "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
@@ -686,9 +669,9 @@ t_swap()
 t_fplib()
 {
 	load
-	bg_prog chain-fp 6000
+	bg_prog chain-fp "$(ms 6000)"
 	sleep 0.5
-	rec "$T/d.data" -p "$bg" -- sleep 1
+	rec "$T/d.data" -p "$bg" -- sleep "$UW_SLOW"
 	st_lib=$(table_state "$bg" /root/lib/libuwfp.so)
 	kill "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
@@ -729,7 +712,7 @@ t_corrupt()
 	ok $? "(g) $n corrupted programs ran:$kinds"
 	pscript "$T/g.data" > /dev/null
 	ok $? "(g) perf script reads the samples"
-	bg_prog bad-garbage 3000
+	bg_prog bad-garbage "$(ms 3000)"
 	sleep 0.5
 	st=$(table_state "$bg" /root/bad-garbage)
 	kill "$bg" 2>/dev/null
@@ -778,7 +761,7 @@ t_tiny()
 t_reload()
 {
 	load
-	rec "$T/f.data" -- /root/chain 4000 &
+	rec "$T/f.data" -- /root/chain "$(ms 4000)" &
 	pf=$!
 	sleep 0.5
 	r=0 i=0
@@ -820,8 +803,8 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf reload unload dmesg"
-for a in $(cat /proc/cmdline); do
+parts=${UW_PARTS:-"progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf reload unload dmesg"}
+[ -n "${UW_PARTS:-}" ] || for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
 	esac

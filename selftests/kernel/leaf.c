@@ -3,7 +3,8 @@
  * leaf: spend its time in a leaf function at the end of a known call chain
  * (main -> a -> b -> c), for perf to sample.  Usage: leaf [MILLISECONDS]
  * (default 1000).  Built with -DLEAF_SYSCALL, c() also makes a getppid
- * system call every 10000 iterations, for tracepoint samples.  How it is
+ * system call every 10000 iterations, for tracepoint samples (x86-64 and
+ * AArch64).  How it is
  * built (static or not, frame pointers or not, SFrame or not) is the
  * caller's choice: see selftests/kernel/build.mk.
  */
@@ -14,6 +15,28 @@
 #include "now.h"
 
 static volatile unsigned long sink;
+
+#ifdef LEAF_SYSCALL
+/*
+ * getppid, made here (not by libc's wrapper, which has no table): a
+ * tracepoint sample's user registers are in c().
+ */
+static inline __attribute__((always_inline)) void leaf_getppid(void)
+{
+#if defined(__x86_64__)
+	long r = SYS_getppid;
+
+	__asm__ volatile("syscall" : "+a"(r) : : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_getppid;
+	register long x0 __asm__("x0");
+
+	__asm__ volatile("svc #0" : "=r"(x0) : "r"(x8) : "memory");
+#else
+#error "leaf: LEAF_SYSCALL for x86-64 and AArch64 only"
+#endif
+}
+#endif
 
 /*
  * The counter lives on the stack: GCC gives a leaf function that touches no
@@ -28,21 +51,21 @@ __attribute__((noinline)) void c(void)
 	for (i = 0; i < 100000; i++) {
 		sink += i;
 #ifdef LEAF_SYSCALL
-		/*
-		 * getppid, from c() itself (not libc's wrapper, which has no
-		 * table): a tracepoint sample's user registers are here.
-		 */
-		if (i % 10000 == 0) {
-			long r = SYS_getppid;
-
-			__asm__ volatile("syscall" : "+a"(r) : : "rcx", "r11",
-					 "memory");
-		}
+		if (i % 10000 == 0)
+			leaf_getppid();
 #endif
 	}
 }
 
+/*
+ * Built with -DLEAF_ARM_B for 32-bit ARM, b() runs in ARM state and its
+ * caller and callee in Thumb (-mthumb): the walk crosses both ways.
+ */
+#ifdef LEAF_ARM_B
+__attribute__((noinline, target("arm"))) void b(void)
+#else
 __attribute__((noinline)) void b(void)
+#endif
 {
 	c();
 	sink++;
