@@ -409,10 +409,13 @@ static int table_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		if (err == UW_ENOENT && mod->ehabi)
 			err = ehabi_step(cur, cfg, mod->ehabi, lookup,
 					 ra_in_reg, new_sp);
-		return err;
+		if (err != UW_ENOENT)
+			return err;
+		return uw_fmt_step(cur, cfg, mod, lookup, ra_in_reg, new_sp);
 	}
+	/* Without SFrame: Breakpad or compact unwind, if the host gave them. */
 	if (!mod->sframe)
-		return UW_ENOENT;
+		return uw_fmt_step(cur, cfg, mod, lookup, ra_in_reg, new_sp);
 	/* The row lives in the cursor: the caller's memory, not our stack. */
 	err = uw_sframe_find(mod->sframe, lookup, &cur->scratch.sframe.row);
 	if (err)

@@ -38,4 +38,20 @@ int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 int uw_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    uint64_t pc, uint64_t sp);
 
+/*
+ * Steps with a module's Breakpad rules or compact unwind (walker glue
+ * in breakpad_step.c, compact_unwind.c; uw_fmt_step in walk_fmt.c tries
+ * both, in that order): 1 stepped, 0 outermost, UW_ENOENT where the
+ * module has no such rule for lookup, <0 error.
+ */
+int uw_fmt_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		const struct uw_module *mod, uint64_t lookup, bool *ra_in_reg,
+		uint64_t *new_sp);
+int uw_cu_walk_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    const struct uw_module *mod, uint64_t lookup,
+		    bool *ra_in_reg, uint64_t *new_sp);
+int uw_bp_walk_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    const struct uw_module *mod, uint64_t lookup,
+		    bool *ra_in_reg, uint64_t *new_sp);
+
 #endif /* UWIND_LIB_WALK_H */

@@ -166,6 +166,8 @@ struct uw_row {
 #include "sframe.h"
 #include "ehabi.h"
 #include "chrome.h"
+#include "compact_unwind.h"
+#include "breakpad.h"
 
 /*
  * A loaded module: a text range and the tables that describe it.  The
@@ -177,6 +179,8 @@ struct uw_module {
 	const struct uw_sframe *sframe;	/* NULL: none */
 	const struct uw_ehabi *ehabi;	/* ARM: NULL: none */
 	const struct uw_chrome *chrome;	/* ARM: NULL: none */
+	const struct uw_cu *cu;		/* Apple compact unwind, or NULL */
+	const struct uw_bp *bp;		/* Breakpad STACK records, or NULL */
 };
 
 /* How a frame was unwound to its caller. */
@@ -188,6 +192,8 @@ enum uw_source {
 	UW_SRC_EHABI,		/* ARM .ARM.exidx/.ARM.extab */
 	UW_SRC_CHROME,		/* Chrome's ARM unwind tables */
 	UW_SRC_EXCFRAME,	/* Cortex-M exception frame (EXC_RETURN) */
+	UW_SRC_COMPACT,		/* Apple compact unwind (__unwind_info) */
+	UW_SRC_BREAKPAD,	/* Breakpad STACK CFI / STACK WIN */
 	UW_SRC_COUNT,
 };
 
@@ -257,6 +263,11 @@ struct uw_cursor {
 			struct uw_chrome_loc loc;
 			struct uw_arm_vrs vrs;
 		} chrome;
+		struct uw_cu_work cu;
+		struct {
+			struct uw_bp_work w;
+			struct uw_regs out;	/* the caller, being built */
+		} bp;
 	} scratch;
 	uint64_t cfa;		/* CFA of the frame just unwound */
 	uint32_t depth;
