@@ -128,15 +128,16 @@ static int syn_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	return 0;
 }
 
-/* Was v read from memory?  *addr: where. */
+/*
+ * Was v read from memory?  *addr: where.  Register values and the stack
+ * pointer leave the marker bits clear (below 2^39, or 2^31 for 32-bit
+ * words); every read address gets them set.
+ */
 static bool syn_marker(const struct syn *s, uint64_t v, uint64_t *addr)
 {
-	uint64_t a = v ^ (s->w32 ? SYN_MARK32 : SYN_MARK64);
-	uint64_t sp = syn_sp(s);
-
-	if (a - (sp - 0x1000000) > 0x2000000)
+	if (s->w32 ? !(v & 0x80000000u) : (v >> 56) != (SYN_MARK64 >> 56))
 		return false;
-	*addr = a;
+	*addr = v ^ (s->w32 ? SYN_MARK32 : SYN_MARK64);
 	return true;
 }
 
