@@ -432,11 +432,12 @@ int uw_bp_find_win(const struct uw_bp *bp, uint64_t pc,
 		return UW_ENOENT;
 	rva = pc - bp->base;
 	/* No record starting win_max or more below rva can reach it. */
-	win->off = bp->win_lo;
 	if (rva > bp->win_max &&
 	    !last_le(&bp->text, bp->win_lo, bp->win_hi, L_WIN,
 		     rva - bp->win_max - 1, &win->off))
 		win->off = bp_next_line(&bp->text, win->off);
+	else
+		win->off = bp->win_lo;
 	return win_scan(bp, rva, win);
 }
 

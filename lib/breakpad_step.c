@@ -138,12 +138,16 @@ static void carry(struct uw_bp_work *w)
 
 static uw_noinline int cfi_unwind(struct uw_bp_work *w)
 {
+	const struct uw_arch_info *ai = uw_arch_get(w->ev.cfg->arch);
 	unsigned int k;
 	int ret;
 
 	ret = collect(w);
 	if (ret)
 		return ret;
+	/* A rule for the pc stands for a missing .ra (as in the spec's example). */
+	if (!w->slot[1])
+		w->slot[1] = w->slot[2 + ai->pc];
 	if (!w->slot[0] || !w->slot[1])
 		return UW_ENOENT;	/* no .cfa or .ra: not usable */
 	w->ev.has_cfa = 0;

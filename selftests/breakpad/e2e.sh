@@ -1,0 +1,203 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Breakpad end to end: the chain programs of selftests/stack (x86-64,
+# and AArch64 static under qemu-aarch64; no frame pointers, SFrame
+# tables) get .sym files from `uwind convert --breakpad` (their DWARF
+# CFI), and their cores are unwound with `uwind stack --breakpad SYM`:
+#
+#   - the same functions as `uwind stack` with the SFrame tables and as
+#     gdb's `bt`, every frame up to main unwound by [breakpad];
+#   - a signal core (x86-64): through the kernel's signal frame, as with
+#     SFrame;
+#   - `uwind lookup --breakpad` at every byte of the program's own
+#     functions gives SFrame's rule (`uwind lookup` on the ELF file), with
+#     and without the index;
+#   - a .sym whose MODULE id does not match the file is refused.
+#
+# usage: e2e.sh UWIND STACK_BUILD_DIR   (holds chain and chain-a64)
+set -u
+
+UWIND=$1
+BIN=$(cd "$2" && pwd)
+TMP=$(mktemp -d)
+PIDS=""
+n=0
+
+cleanup()
+{
+	for p in $PIDS; do
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+have()
+{
+	command -v "$1" >/dev/null 2>&1
+}
+
+. "$(dirname "$0")/../stack/chainlib.sh"
+
+# Frames up to main (or worker) all unwound by $2?
+sources_upto_main()
+{
+	awk '/^#[0-9]/ { print $NF; if ($3 ~ /^(main|worker)\+/) print "END" }
+	     /^Thread/ { print "THREAD" }' "$1" |
+		awk -v want="$2" '/^THREAD/ { on = 1; next } /^END/ { on = 0; next }
+			on && $0 != want && $0 != "signal" { bad = 1 }
+			END { exit bad }'
+}
+
+# Every byte address of the program's own functions, as 0x...
+own_addrs()
+{
+	nm -S --defined-only "$1" | while read -r a s t name; do
+		case "$t:$name" in
+		[Tt]:leaf|[Tt]:big_frame|[Tt]:with_alloca|[Tt]:recurse|\
+		[Tt]:run|[Tt]:main|[Tt]:worker|[Tt]:worker_mid|\
+		[Tt]:worker_leaf|[Tt]:handler_mid|[Tt]:on_usr1|\
+		[Tt]:sig_raise|[Tt]:run_sig)
+			i=0
+			while [ $i -lt $((0x$s)) ]; do
+				printf '0x%x\n' $((0x$a + i))
+				i=$((i + 1))
+			done ;;
+		esac
+	done
+}
+
+echo "TAP version 13"
+
+# ---- x86-64: gcore of the stopped chain program
+"$UWIND" convert --breakpad "$BIN/chain" >"$TMP/chain.sym" 2>"$TMP/err"
+[ $? -eq 0 ] && grep -q '^STACK CFI INIT' "$TMP/chain.sym"
+ok $? "x86-64: convert --breakpad writes STACK CFI for chain"
+if have gcore && start_stopped stop; then
+	gcore -o "$TMP/core" "$pid" >/dev/null 2>&1
+	CORE=$TMP/core.$pid
+	"$UWIND" stack --core "$CORE" --breakpad "$TMP/chain.sym" \
+		>"$TMP/bp.txt" 2>"$TMP/bp.err"
+	rc=$?
+	"$UWIND" stack --core "$CORE" >"$TMP/sf.txt" 2>/dev/null
+	uw_names "$TMP/bp.txt" >"$TMP/bp.names"
+	uw_names "$TMP/sf.txt" >"$TMP/sf.names"
+	[ $rc -eq 0 ] && [ "$(thread_of "$TMP/bp.names" "$pid")" = "$MAIN_CHAIN" ] &&
+		[ "$(grep -c . "$TMP/bp.names")" -eq 2 ]
+	ok $? "x86-64 core: stack --breakpad gives the source's chain in both threads"
+	cmp -s "$TMP/bp.names" "$TMP/sf.names"
+	ok $? "x86-64 core: the same functions as with SFrame"
+	if have gdb; then
+		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
+			>"$TMP/gdb.txt" 2>/dev/null
+		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
+		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/bp.names" "$TMP/gdb.names"
+		ok $? "x86-64 core: the same functions as gdb bt"
+	else
+		ok 1 "x86-64 core: the same functions as gdb bt (no gdb)"
+	fi
+	sources_upto_main "$TMP/bp.txt" "[breakpad]"
+	ok $? "x86-64 core: every frame up to main and worker unwound by [breakpad]"
+	sed 's/ [0-9A-F]\{33\} / 0000000000000000000000000000000000 /' \
+		"$TMP/chain.sym" >"$TMP/other.sym"
+	"$UWIND" stack --core "$CORE" --breakpad "$TMP/other.sym" \
+		>/dev/null 2>"$TMP/err"
+	[ $? -eq 1 ] && grep -q 'matches its MODULE line' "$TMP/err"
+	ok $? "a .sym with another module id: refused"
+	kill -9 "$pid"
+else
+	for d in chain sframe gdb sources id; do
+		ok 1 "x86-64 core: $d (gcore missing or the program did not stop)"
+	done
+fi
+
+if have gcore && start_stopped sigstop; then
+	gcore -o "$TMP/sig" "$pid" >/dev/null 2>&1
+	CORE=$TMP/sig.$pid
+	kill -9 "$pid"
+	"$UWIND" stack --core "$CORE" --breakpad "$TMP/chain.sym" \
+		>"$TMP/sig.txt" 2>/dev/null
+	"$UWIND" stack --core "$CORE" >"$TMP/sigsf.txt" 2>/dev/null
+	uw_names "$TMP/sig.txt" >"$TMP/sig.names"
+	uw_names "$TMP/sigsf.txt" >"$TMP/sigsf.names"
+	[ "$(thread_of "$TMP/sig.names" "$pid")" = "$SIG_CHAIN" ] &&
+		cmp -s "$TMP/sig.names" "$TMP/sigsf.names" &&
+		grep -q '\[sigframe\]' "$TMP/sig.txt"
+	ok $? "x86-64 signal core: through the signal frame, as with SFrame"
+else
+	ok 1 "x86-64 signal core (gcore missing or no stop)"
+fi
+
+# Every byte of the program's functions: Breakpad's rule = SFrame's.
+own_addrs "$BIN/chain" >"$TMP/addrs"
+# shellcheck disable=SC2046
+"$UWIND" lookup "$BIN/chain" $(cat "$TMP/addrs") >"$TMP/lk.sf"
+# shellcheck disable=SC2046
+"$UWIND" lookup --breakpad "$TMP/chain.sym" $(cat "$TMP/addrs") >"$TMP/lk.bp"
+# shellcheck disable=SC2046
+"$UWIND" lookup --breakpad "$TMP/chain.sym" --index $(cat "$TMP/addrs") \
+	>"$TMP/lk.bpi"
+cnt=$(grep -c . "$TMP/addrs")
+[ "$cnt" -gt 200 ] && cmp -s "$TMP/lk.sf" "$TMP/lk.bp"
+ok $? "x86-64: lookup --breakpad at all $cnt bytes of the program's functions = SFrame's lookup"
+[ -n "$(diff "$TMP/lk.sf" "$TMP/lk.bp" | head -3)" ] &&
+	diff "$TMP/lk.sf" "$TMP/lk.bp" | head -4 | sed 's/^/# /'
+cmp -s "$TMP/lk.bp" "$TMP/lk.bpi"
+ok $? "x86-64: the same through the index"
+
+# ---- AArch64: a qemu-aarch64 core of the static program
+if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
+	"$UWIND" convert --breakpad "$BIN/chain-a64" >"$TMP/a64.sym" 2>/dev/null
+	CORE=$(qemu_core crash)
+	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
+		--breakpad "$TMP/a64.sym" >"$TMP/a64bp.txt" 2>"$TMP/err"
+	rc=$?
+	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
+		>"$TMP/a64sf.txt" 2>/dev/null
+	uw_names "$TMP/a64bp.txt" | cut -d' ' -f2- >"$TMP/a64bp.names"
+	uw_names "$TMP/a64sf.txt" | cut -d' ' -f2- >"$TMP/a64sf.names"
+	[ -n "$CORE" ] && [ $rc -eq 0 ] &&
+		[ "$(cat "$TMP/a64bp.names")" = "$MAIN_CHAIN" ] &&
+		cmp -s "$TMP/a64bp.names" "$TMP/a64sf.names"
+	ok $? "aarch64 core: stack --breakpad gives the source's chain, as SFrame"
+	if have gdb-multiarch; then
+		gdb-multiarch -nx -batch -ex 'thread apply all bt' \
+			"$BIN/chain-a64" "$CORE" >"$TMP/gdb.txt" 2>/dev/null
+		gdb_names "$TMP/gdb.txt" | cut -d' ' -f2- >"$TMP/gdb.names"
+		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/a64bp.names" "$TMP/gdb.names"
+		ok $? "aarch64 core: the same functions as gdb-multiarch bt"
+	else
+		ok 1 "aarch64 core: the same functions as gdb-multiarch bt (none)"
+	fi
+	sources_upto_main "$TMP/a64bp.txt" "[breakpad]"
+	ok $? "aarch64 core: every frame up to main unwound by [breakpad]"
+	load=$(readelf -lW "$BIN/chain-a64" | awk '$1 == "LOAD" { print $3; exit }')
+	own_addrs "$BIN/chain-a64" >"$TMP/a64addrs"
+	# shellcheck disable=SC2046
+	"$UWIND" lookup "$BIN/chain-a64" $(cat "$TMP/a64addrs") >"$TMP/a.sf"
+	# shellcheck disable=SC2046
+	"$UWIND" lookup --breakpad "$TMP/a64.sym" --base "$load" \
+		$(cat "$TMP/a64addrs") >"$TMP/a.bp"
+	cnt=$(grep -c . "$TMP/a64addrs")
+	[ "$cnt" -gt 200 ] && cmp -s "$TMP/a.sf" "$TMP/a.bp"
+	ok $? "aarch64: lookup --breakpad --base at all $cnt bytes of the program's functions = SFrame's lookup"
+	[ -n "$(diff "$TMP/a.sf" "$TMP/a.bp" | head -3)" ] &&
+		diff "$TMP/a.sf" "$TMP/a.bp" | head -4 | sed 's/^/# /'
+else
+	for d in chain gdb sources lookup; do
+		ok 1 "aarch64: $d (no qemu-aarch64 or no chain-a64)"
+	done
+fi
+
+echo "1..$n"
