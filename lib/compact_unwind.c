@@ -288,7 +288,10 @@ static void save(struct uw_cu_rule *r, unsigned int reg, int32_t off)
 	r->nsaved++;
 }
 
-/* bp frame: up to five registers from bp - w * offset upwards. */
+/*
+ * bp frame: up to five registers from bp - w * offset upwards, all
+ * below bp (where the caller's bp and the return address are).
+ */
 static int x86_frame(const uint8_t *map, int32_t w, uint32_t enc,
 		     struct uw_cu_rule *r)
 {
@@ -302,6 +305,8 @@ static int x86_frame(const uint8_t *map, int32_t w, uint32_t enc,
 			continue;	/* an empty slot still takes its word */
 		if (code > 5)
 			return UW_EBADDATA;	/* bp itself, or no register */
+		if ((int32_t)slot >= off)
+			return UW_EBADDATA;	/* at or above bp: not saved */
 		/* CFA = bp + 2w */
 		save(r, map[code], -2 * w - w * off + w * (int32_t)slot);
 	}

@@ -382,9 +382,12 @@ static void test_encodings(void)
 	   decode(UW_ARCH_AARCH64, 0x01000000, &r) == UW_EBADDATA &&
 	   decode(UW_ARCH_AARCH64, 0x05000000, &r) == UW_EBADDATA,
 	   "reserved modes (x86 5, 15; arm64 1, 5): UW_EBADDATA");
-	ok(decode(UW_ARCH_X86_64, 0x01000006, &r) == UW_EBADDATA &&
-	   decode(UW_ARCH_X86_64, 0x01000038, &r) == UW_EBADDATA,
+	ok(decode(UW_ARCH_X86_64, 0x01050006, &r) == UW_EBADDATA &&
+	   decode(UW_ARCH_X86_64, 0x01050038, &r) == UW_EBADDATA,
 	   "frame register code 6 (bp) or 7: UW_EBADDATA");
+	ok(decode(UW_ARCH_X86_64, 0x01010009, &r) == UW_EBADDATA &&
+	   decode(UW_ARCH_X86, 0x01000001, &r) == UW_EBADDATA,
+	   "a frame slot at or above bp (slot >= offset): UW_EBADDATA");
 	ok(decode(UW_ARCH_X86_64, 0x02011c00, &r) == UW_EBADDATA,
 	   "frameless register count 7: UW_EBADDATA");
 	ok(decode(UW_ARCH_X86_64, 0x02010406, &r) == UW_EBADDATA &&
