@@ -15,7 +15,7 @@ static uw_always_inline bool bp_space(char c)
 }
 
 /* Offset of the '\n' ending the line at off (or the text's size). */
-static uw_always_inline uint64_t bp_eol(const struct uw_span *t, uint64_t off)
+static inline uint64_t bp_eol(const struct uw_span *t, uint64_t off)
 {
 	while (off < t->size && t->data[off] != '\n')
 		off++;
@@ -57,9 +57,13 @@ static uw_always_inline uint64_t bp_token(const struct uw_span *t, uint64_t *off
 	return p;
 }
 
-/* A hexadecimal field (no prefix, at most 16 digits) at *off. */
-static uw_always_inline int uw_bp_hex(const struct uw_span *t, uint64_t *off,
-			    uint64_t end, uint64_t *v)
+/*
+ * A hexadecimal field (no prefix, at most 16 digits) at *off: inlined
+ * where the walker's search runs (its pointers then cost no stack), out
+ * of line (uw_bp_hex, breakpad.c) everywhere else.
+ */
+static uw_always_inline int bp_hex(const struct uw_span *t, uint64_t *off,
+				   uint64_t end, uint64_t *v)
 {
 	uint64_t p = bp_token(t, off, end), q;
 	uint8_t c;
@@ -82,6 +86,9 @@ static uw_always_inline int uw_bp_hex(const struct uw_span *t, uint64_t *off,
 	*off = p;
 	return 0;
 }
+
+int uw_bp_hex(const struct uw_span *t, uint64_t *off, uint64_t end,
+	      uint64_t *v);
 
 /*
  * Evaluate s[0..len) up to its line's end or a "name:" token; expr: one

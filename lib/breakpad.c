@@ -26,8 +26,14 @@ enum { L_OTHER, L_INIT, L_CFI, L_WIN, L_MODULE };
 #define S_WIN	"STACK WIN "
 #define S_MOD	"MODULE "
 
+uw_noinline int uw_bp_hex(const struct uw_span *t, uint64_t *off,
+			  uint64_t end, uint64_t *v)
+{
+	return bp_hex(t, off, end, v);
+}
+
 /* The kind of the line [off, end); *rest: where its fields start. */
-static uw_always_inline int line_kind(const struct uw_span *t, uint64_t off, uint64_t end,
+static uw_noinline int line_kind(const struct uw_span *t, uint64_t off, uint64_t end,
 		     uint64_t *rest)
 {
 	if (bp_prefix(t, off, end, S_INIT, sizeof(S_INIT) - 1)) {
@@ -54,9 +60,9 @@ static uw_always_inline int line_kind(const struct uw_span *t, uint64_t off, uin
 static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p, uint64_t end,
 		    uint64_t *addr, uint64_t *size)
 {
-	int err = uw_bp_hex(t, p, end, addr);
+	int err = bp_hex(t, p, end, addr);
 
-	err = err ? err : uw_bp_hex(t, p, end, size);
+	err = err ? err : bp_hex(t, p, end, size);
 	if (!err && *addr + *size < *addr)
 		err = UW_EBADDATA;
 	return err;
@@ -65,10 +71,10 @@ static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p, uint6
 static uw_always_inline int win_key(const struct uw_span *t, uint64_t *p, uint64_t end,
 		   uint64_t *type, uint64_t *rva, uint64_t *size)
 {
-	int err = uw_bp_hex(t, p, end, type);
+	int err = bp_hex(t, p, end, type);
 
-	err = err ? err : uw_bp_hex(t, p, end, rva);
-	err = err ? err : uw_bp_hex(t, p, end, size);
+	err = err ? err : bp_hex(t, p, end, rva);
+	err = err ? err : bp_hex(t, p, end, size);
 	if (!err && *rva + *size < *rva)
 		err = UW_EBADDATA;
 	return err;
@@ -86,9 +92,9 @@ static uw_always_inline int line_key(const struct uw_span *t, uint64_t off, int 
 	if (line_kind(t, off, end, &p) != k)
 		return UW_ENOENT;
 	/* WIN: skip the type */
-	if (k == L_WIN && uw_bp_hex(t, &p, end, key))
+	if (k == L_WIN && bp_hex(t, &p, end, key))
 		return UW_EBADDATA;
-	return uw_bp_hex(t, &p, end, key);
+	return bp_hex(t, &p, end, key);
 }
 
 static bool arch_is(const struct uw_span *t, uint64_t off, uint64_t end,
@@ -133,27 +139,45 @@ static void module_line(struct uw_bp *bp, uint64_t p, uint64_t end,
 	bp->name_len = (uint32_t)(e - p);
 }
 
+/*
+ * n hexadecimal fields at *p into v; the last two an address and a size
+ * whose sum must not wrap.  Out of line: uw_bp_init is not on the
+ * walker's path, and the inline parser is large.
+ */
+static int fields(const struct uw_span *t, uint64_t p, uint64_t end,
+		  uint64_t *v, unsigned int n)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < n; i++)
+		err = uw_bp_hex(t, &p, end, &v[i]);
+	if (!err && v[n - 2] + v[n - 1] < v[n - 2])
+		err = UW_EBADDATA;
+	return err;
+}
+
 /* One line of uw_bp_init's pass; *prev: the last INIT/WIN address. */
 static int init_line(struct uw_bp *bp, uint64_t off, uint64_t end,
 		     uint64_t next, uint64_t prev[2], uint8_t *arch)
 {
 	const struct uw_span *t = &bp->text;
-	uint64_t p, addr, size, type;
+	uint64_t p, v[3];	/* INIT: address, size; WIN: type, rva, size */
 	int err;
 
 	switch (line_kind(t, off, end, &p)) {
 	case L_INIT:
-		err = init_key(t, &p, end, &addr, &size);
+		err = fields(t, p, end, v, 2);
 		if (err)
 			return err;
-		if (bp->ncfi && addr < prev[0])
+		if (bp->ncfi && v[0] < prev[0])
 			return UW_EUNSORTED;
 		if (bp->ncfi == 0xffffffffu)
 			return UW_EBADDATA;
 		if (!bp->ncfi++)
 			bp->cfi_lo = off;
 		bp->cfi_hi = next;
-		prev[0] = addr;
+		prev[0] = v[0];
 		return 0;
 	case L_CFI:
 		if (!bp->ncfi)
@@ -161,18 +185,18 @@ static int init_line(struct uw_bp *bp, uint64_t off, uint64_t end,
 		bp->cfi_hi = next;
 		return 0;
 	case L_WIN:
-		err = win_key(t, &p, end, &type, &addr, &size);
+		err = fields(t, p, end, v, 3);
 		if (err)
 			return err;
-		if (bp->nwin && addr < prev[1])
+		if (bp->nwin && v[1] < prev[1])
 			return UW_EUNSORTED;
 		if (bp->nwin == 0xffffffffu)
 			return UW_EBADDATA;
 		if (!bp->nwin++)
 			bp->win_lo = off;
 		bp->win_hi = next;
-		bp->win_max = size > bp->win_max ? size : bp->win_max;
-		prev[1] = addr;
+		bp->win_max = v[2] > bp->win_max ? v[2] : bp->win_max;
+		prev[1] = v[1];
 		return 0;
 	case L_MODULE:
 		if (!bp->name_len && !bp->id_len)
@@ -293,7 +317,7 @@ static uw_noinline int cfi_lines(const struct uw_bp *bp, uint64_t rva,
 		end = bp_eol(t, p);
 		if (line_kind(t, p, end, &q) != L_CFI)
 			break;
-		err = uw_bp_hex(t, &q, end, &at);
+		err = bp_hex(t, &q, end, &at);
 		if (err)
 			return err;
 		/* Inside the INIT's range, each later than the one before. */
@@ -330,7 +354,7 @@ static int field32(const struct uw_span *t, uint64_t *p, uint64_t end,
 		   uint32_t *v)
 {
 	uint64_t x = 0;
-	int err = uw_bp_hex(t, p, end, &x);
+	int err = bp_hex(t, p, end, &x);
 
 	if (!err && x > 0xffffffffu)
 		err = UW_EBADDATA;

@@ -166,7 +166,7 @@ int tool_load_elf_sframe(const char *path, struct tool_table *t)
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
 		if (elf)
