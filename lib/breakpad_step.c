@@ -104,7 +104,7 @@ static uw_noinline int collect(struct uw_bp_work *w)
 }
 
 /* Slot k's rule: 0 with w->ev.value, 1 for ".undef", <0 an error. */
-static int rule(struct uw_bp_work *w, unsigned int k)
+static uw_always_inline int rule(struct uw_bp_work *w, unsigned int k)
 {
 	const struct uw_span *t = &w->bp->text;
 
