@@ -18,30 +18,9 @@ set -u
 UWIND=$1
 BIN=$(cd "$2" && pwd)
 TMP=$(mktemp -d)
-n=0
+. "$(dirname "$0")/../common/tap.sh"
 
 trap 'rm -rf "$TMP"' EXIT
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
 
 CHAIN="ac_leaf ac_noret ac_big_frame ac_alloca ac_recurse ac_recurse ac_recurse ac_recurse ac_run main"
 

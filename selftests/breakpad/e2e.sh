@@ -20,34 +20,7 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
-PIDS=""
-n=0
-
-cleanup()
-{
-	for p in $PIDS; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
-
+. "$(dirname "$0")/../common/tap.sh"
 . "$(dirname "$0")/../stack/chainlib.sh"
 
 # Frames up to main (or worker) all unwound by $2?
@@ -78,6 +51,23 @@ own_addrs()
 	done
 }
 
+# lookup --breakpad SYM (extra options $4...) against the SFrame lookup
+# of ELF $2 at the addresses in file $3; $1 names the case.
+same_lookups()
+{
+	name=$1 elf=$2 addrs=$3 sym=$4
+	shift 4
+	# shellcheck disable=SC2046
+	"$UWIND" lookup "$elf" $(cat "$addrs") >"$TMP/lk.sf"
+	# shellcheck disable=SC2046
+	"$UWIND" lookup --breakpad "$sym" "$@" $(cat "$addrs") >"$TMP/lk.bp"
+	cnt=$(grep -c . "$addrs")
+	[ "$cnt" -gt 200 ] && cmp -s "$TMP/lk.sf" "$TMP/lk.bp"
+	ok $? "$name: lookup --breakpad${*:+ $*} at all $cnt bytes of the program's functions = SFrame's lookup"
+	[ -n "$(diff "$TMP/lk.sf" "$TMP/lk.bp" | head -3)" ] &&
+		diff "$TMP/lk.sf" "$TMP/lk.bp" | head -4 | sed 's/^/# /'
+}
+
 echo "TAP version 13"
 
 # ---- x86-64: gcore of the stopped chain program
@@ -98,15 +88,8 @@ if have gcore && start_stopped stop; then
 	ok $? "x86-64 core: stack --breakpad gives the source's chain in both threads"
 	cmp -s "$TMP/bp.names" "$TMP/sf.names"
 	ok $? "x86-64 core: the same functions as with SFrame"
-	if have gdb; then
-		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
-			>"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/bp.names" "$TMP/gdb.names"
-		ok $? "x86-64 core: the same functions as gdb bt"
-	else
-		ok 1 "x86-64 core: the same functions as gdb bt (no gdb)"
-	fi
+	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/bp.names" \
+		"x86-64 core: the same functions as gdb bt"
 	sources_upto_main "$TMP/bp.txt" "[breakpad]"
 	ok $? "x86-64 core: every frame up to main and worker unwound by [breakpad]"
 	sed 's/ [0-9A-F]\{33\} / 0000000000000000000000000000000000 /' \
@@ -141,20 +124,8 @@ fi
 
 # Every byte of the program's functions: Breakpad's rule = SFrame's.
 own_addrs "$BIN/chain" >"$TMP/addrs"
-# shellcheck disable=SC2046
-"$UWIND" lookup "$BIN/chain" $(cat "$TMP/addrs") >"$TMP/lk.sf"
-# shellcheck disable=SC2046
-"$UWIND" lookup --breakpad "$TMP/chain.sym" $(cat "$TMP/addrs") >"$TMP/lk.bp"
-# shellcheck disable=SC2046
-"$UWIND" lookup --breakpad "$TMP/chain.sym" --index $(cat "$TMP/addrs") \
-	>"$TMP/lk.bpi"
-cnt=$(grep -c . "$TMP/addrs")
-[ "$cnt" -gt 200 ] && cmp -s "$TMP/lk.sf" "$TMP/lk.bp"
-ok $? "x86-64: lookup --breakpad at all $cnt bytes of the program's functions = SFrame's lookup"
-[ -n "$(diff "$TMP/lk.sf" "$TMP/lk.bp" | head -3)" ] &&
-	diff "$TMP/lk.sf" "$TMP/lk.bp" | head -4 | sed 's/^/# /'
-cmp -s "$TMP/lk.bp" "$TMP/lk.bpi"
-ok $? "x86-64: the same through the index"
+same_lookups x86-64 "$BIN/chain" "$TMP/addrs" "$TMP/chain.sym"
+same_lookups x86-64 "$BIN/chain" "$TMP/addrs" "$TMP/chain.sym" --index
 
 # ---- AArch64: a qemu-aarch64 core of the static program
 if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
@@ -171,29 +142,15 @@ if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 		[ "$(cat "$TMP/a64bp.names")" = "$MAIN_CHAIN" ] &&
 		cmp -s "$TMP/a64bp.names" "$TMP/a64sf.names"
 	ok $? "aarch64 core: stack --breakpad gives the source's chain, as SFrame"
-	if have gdb-multiarch; then
-		gdb-multiarch -nx -batch -ex 'thread apply all bt' \
-			"$BIN/chain-a64" "$CORE" >"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" | cut -d' ' -f2- >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/a64bp.names" "$TMP/gdb.names"
-		ok $? "aarch64 core: the same functions as gdb-multiarch bt"
-	else
-		ok 1 "aarch64 core: the same functions as gdb-multiarch bt (none)"
-	fi
+	same_as_gdb gdb-multiarch "$BIN/chain-a64" "$CORE" \
+		"$TMP/a64bp.names" \
+		"aarch64 core: the same functions as gdb-multiarch bt" nolwp
 	sources_upto_main "$TMP/a64bp.txt" "[breakpad]"
 	ok $? "aarch64 core: every frame up to main unwound by [breakpad]"
 	load=$(readelf -lW "$BIN/chain-a64" | awk '$1 == "LOAD" { print $3; exit }')
 	own_addrs "$BIN/chain-a64" >"$TMP/a64addrs"
-	# shellcheck disable=SC2046
-	"$UWIND" lookup "$BIN/chain-a64" $(cat "$TMP/a64addrs") >"$TMP/a.sf"
-	# shellcheck disable=SC2046
-	"$UWIND" lookup --breakpad "$TMP/a64.sym" --base "$load" \
-		$(cat "$TMP/a64addrs") >"$TMP/a.bp"
-	cnt=$(grep -c . "$TMP/a64addrs")
-	[ "$cnt" -gt 200 ] && cmp -s "$TMP/a.sf" "$TMP/a.bp"
-	ok $? "aarch64: lookup --breakpad --base at all $cnt bytes of the program's functions = SFrame's lookup"
-	[ -n "$(diff "$TMP/a.sf" "$TMP/a.bp" | head -3)" ] &&
-		diff "$TMP/a.sf" "$TMP/a.bp" | head -4 | sed 's/^/# /'
+	same_lookups aarch64 "$BIN/chain-a64" "$TMP/a64addrs" "$TMP/a64.sym" \
+		--base "$load"
 else
 	for d in chain gdb sources lookup; do
 		ok 1 "aarch64: $d (no qemu-aarch64 or no chain-a64)"

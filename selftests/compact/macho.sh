@@ -28,18 +28,8 @@ UWIND=$1
 D=$2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-n=0
 OBJDUMP=llvm-objdump-14
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
+. "$(dirname "$0")/../common/tap.sh"
 
 echo "TAP version 13"
 

@@ -534,6 +534,52 @@ static void poke(struct mem *m, uint64_t addr, uint64_t v, unsigned int n)
 		m->stack[addr - STK + i] = (uint8_t)(v >> (8 * i));
 }
 
+/* What every walk below uses. */
+static struct fixture {
+	struct uw_cursor cur;
+	struct mem m;
+	struct uw_walk_cfg cfg;
+	struct uw_frame fr[8];
+	struct uw_walk_result res;
+	struct uw_module mod;
+	struct uw_regs regs;
+	struct uw_cu cu;
+	struct tb t;
+} fx;
+
+/*
+ * A table of one regular page holding entries e[0..n), functions from
+ * image offset fo to fo + 0x40, the image at base; one module [TXT, TXT +
+ * 0x40) unwound by it; memory and registers cleared.  The page's offset.
+ */
+static size_t walk_setup(const uint32_t (*e)[2], uint16_t n, uint32_t fo,
+			 uint64_t base, enum uw_arch arch)
+{
+	size_t p;
+
+	memset(&fx, 0, sizeof(fx));
+	p = header(&fx.t, NULL, 0, 2);
+	index_entry(&fx.t, 0, fo, (uint32_t)p);
+	index_entry(&fx.t, 1, fo + 0x40, 0);
+	regular(&fx.t, p, e, n);
+	ok(init(&fx.cu, &fx.t, base, arch) == 0, "walk table (%s): init",
+	   uw_arch_name(arch));
+	fx.mod.start = TXT;
+	fx.mod.end = TXT + 0x40;
+	fx.mod.cu = &fx.cu;
+	fx.cfg.arch = arch;
+	fx.cfg.mods = &fx.mod;
+	fx.cfg.nmods = 1;
+	fx.cfg.mem.read = mem_read;
+	fx.cfg.mem.ctx = &fx.m;
+	return p;
+}
+
+static size_t walk(size_t max)
+{
+	return uw_walk(&fx.cur, &fx.cfg, &fx.regs, fx.fr, max, &fx.res);
+}
+
 /*
  * x86-64: leaf (frameless 32 bytes, rbx and r12 pushed) <- mid (indirect:
  * sub $0x100 at +3, adjust 1) <- outer (rbp frame saving r13) <- end.
@@ -549,98 +595,73 @@ static void test_walk_x86_64(void)
 		{ 0x1020, 0 },		/* leaf placeholder */
 		{ 0x1030, 0x04000040 },	/* dwarf */
 	};
-	static struct uw_cursor cur;
-	static struct mem m;
-	struct uw_walk_cfg cfg;
-	struct uw_frame fr[8];
-	struct uw_walk_result res;
-	struct uw_module mod;
-	struct uw_regs regs;
-	struct uw_cu cu;
-	struct tb t;
-	uint32_t perm, leafregs[6] = { 0, 0, 0, 0, 1, 2 };
-	uint32_t enc;
+	uint32_t leafregs[6] = { 0, 0, 0, 0, 1, 2 };
 	uint64_t sp0 = STK + 0x100, sp1, sp2, fp2;
+	struct mem *m = &fx.m;
+	struct uw_frame *fr = fx.fr;
 	size_t p, n;
 
-	memset(&m, 0, sizeof(m));
-	p = header(&t, NULL, 0, 2);
-	index_entry(&t, 0, 0x1000, (uint32_t)p);
-	index_entry(&t, 1, 0x1040, 0);
-	regular(&t, p, pg, 4);
+	p = walk_setup(pg, 4, 0x1000, TXT - 0x1000, UW_ARCH_X86_64);
 	/* leaf: frameless, 32 bytes = 2 pushes + ra + 1 word, rbx then r12 */
-	perm = permute_encode(2, leafregs);
-	enc = 0x02040000 | 2 << 10 | perm;
-	put32(&t, p + 8 + 8 * 2 + 4, enc);
-	ok(init(&cu, &t, TXT - 0x1000, UW_ARCH_X86_64) == 0,
-	   "walk table (x86-64): init");
+	put32(&fx.t, p + 8 + 8 * 2 + 4,
+	      0x02040000 | 2 << 10 | permute_encode(2, leafregs));
 	/* mid's sub $0x100,%rsp at TXT + 0x10: 48 81 ec 00 01 00 00 */
-	memcpy(m.text + 0x10, "\x48\x81\xec\x00\x01\x00\x00", 7);
+	memcpy(m->text + 0x10, "\x48\x81\xec\x00\x01\x00\x00", 7);
 	/* leaf frame: sp0 .. sp0 + 32: [+8] rbx, [+16] r12, [+24] ra */
-	poke(&m, sp0 + 8, 0x1111, 8);
-	poke(&m, sp0 + 16, 0x2222, 8);
-	poke(&m, sp0 + 24, TXT + 0x15, 8);	/* into mid */
+	poke(m, sp0 + 8, 0x1111, 8);
+	poke(m, sp0 + 16, 0x2222, 8);
+	poke(m, sp0 + 24, TXT + 0x15, 8);	/* into mid */
 	sp1 = sp0 + 32;
 	/* mid: CFA = sp1 + 0x100 + 8; ra at CFA - 8 */
-	poke(&m, sp1 + 0x100, TXT + 0x05, 8);	/* into outer */
+	poke(m, sp1 + 0x100, TXT + 0x05, 8);	/* into outer */
 	sp2 = sp1 + 0x108;
 	/* outer: rbp frame; rbp = sp2 + 16: [rbp] saved rbp, [rbp+8] ra */
 	fp2 = sp2 + 16;
-	poke(&m, fp2, 0, 8);
-	poke(&m, fp2 + 8, TXT + 0x35, 8);	/* into the dwarf function */
-	poke(&m, fp2 - 8, 0x3333, 8);		/* r13 */
-
-	memset(&mod, 0, sizeof(mod));
-	mod.start = TXT;
-	mod.end = TXT + 0x40;
-	mod.cu = &cu;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_X86_64;
-	cfg.mods = &mod;
-	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
-	cfg.mem.ctx = &m;
-	memset(&regs, 0, sizeof(regs));
-	uw_reg_set(&regs, UW_X86_64_RIP, TXT + 0x24);
-	uw_reg_set(&regs, UW_X86_64_RSP, sp0);
-	uw_reg_set(&regs, UW_X86_64_RBP, fp2);
-	uw_reg_set(&regs, 0, 0xdead);		/* rax: not carried */
-	uw_reg_set(&regs, 15, 0xf15);		/* r15: never saved */
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	poke(m, fp2, 0, 8);
+	poke(m, fp2 + 8, TXT + 0x35, 8);	/* into the dwarf function */
+	poke(m, fp2 - 8, 0x3333, 8);		/* r13 */
+	uw_reg_set(&fx.regs, UW_X86_64_RIP, TXT + 0x24);
+	uw_reg_set(&fx.regs, UW_X86_64_RSP, sp0);
+	uw_reg_set(&fx.regs, UW_X86_64_RBP, fp2);
+	uw_reg_set(&fx.regs, 0, 0xdead);	/* rax: not carried */
+	uw_reg_set(&fx.regs, 15, 0xf15);	/* r15: never saved */
+	n = walk(8);
 	ok(n == 4 && fr[0].source == UW_SRC_COMPACT &&
 	   fr[1].pc == TXT + 0x15 && fr[1].sp == sp1 &&
 	   fr[1].source == UW_SRC_COMPACT && fr[2].pc == TXT + 0x05 &&
 	   fr[2].sp == sp2 && fr[2].source == UW_SRC_COMPACT &&
 	   fr[3].pc == TXT + 0x35 && fr[3].sp == fp2 + 16,
 	   "x86-64 walk: frameless, indirect (sub read from text), frame"
-	   " (%zu frames, stop %s)", n, uw_stop_name(res.stop));
-	ok(res.stop == UW_STOP_END && cur.source == UW_SRC_FP,
+	   " (%zu frames, stop %s)", n, uw_stop_name(fx.res.stop));
+	ok(fx.res.stop == UW_STOP_END && fx.cur.source == UW_SRC_FP,
 	   "DWARF mode falls back to frame pointers, which end at fp 0"
-	   " (%s, %s)", uw_stop_name(res.stop), uw_source_name(cur.source));
-	ok(cur.regs.r[13] == 0x3333 && cur.regs.r[3] == 0x1111 &&
-	   cur.regs.r[12] == 0x2222 && cur.regs.r[15] == 0xf15 &&
-	   !(cur.regs.valid & 1),
+	   " (%s, %s)", uw_stop_name(fx.res.stop),
+	   uw_source_name(fx.cur.source));
+	ok(fx.cur.regs.r[13] == 0x3333 && fx.cur.regs.r[3] == 0x1111 &&
+	   fx.cur.regs.r[12] == 0x2222 && fx.cur.regs.r[15] == 0xf15 &&
+	   !(fx.cur.regs.valid & 1),
 	   "restored rbx, r12 (leaf), r13 (outer); r15 carried; rax dropped");
 
 	/* The sub's opcode checked; text read through the accessor. */
-	m.text[0x11] = 0x83;
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-	ok(n == 2 && res.err == UW_EBADDATA,
+	m->text[0x11] = 0x83;
+	n = walk(8);
+	ok(n == 2 && fx.res.err == UW_EBADDATA,
 	   "indirect: not a 48 81 ec sub at the offset: UW_EBADDATA");
-	m.text[0x11] = 0x81;
-	m.fail_text = true;
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-	ok(n == 2 && res.err == UW_EREAD && res.stop == UW_STOP_READ_FAULT,
+	m->text[0x11] = 0x81;
+	m->fail_text = true;
+	n = walk(8);
+	ok(n == 2 && fx.res.err == UW_EREAD &&
+	   fx.res.stop == UW_STOP_READ_FAULT,
 	   "indirect: the text read fails: UW_EREAD");
-	m.fail_text = false;
-	cfg.stack_lo = STK;
-	cfg.stack_hi = STK + STKN;
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	m->fail_text = false;
+	fx.cfg.stack_lo = STK;
+	fx.cfg.stack_hi = STK + STKN;
+	n = walk(8);
 	ok(n == 4, "stack bounds do not stop the read of the text (%zu)", n);
 
 	/* encoding 0: frame pointers */
-	put32(&t, p + 8 + 8 * 2 + 4, 0);
-	n = uw_walk(&cur, &cfg, &regs, fr, 2, &res);
+	put32(&fx.t, p + 8 + 8 * 2 + 4, 0);
+	n = walk(2);
 	ok(n == 2 && fr[0].source == UW_SRC_FP,
 	   "encoding 0: the walker falls back to frame pointers");
 }
@@ -651,56 +672,32 @@ static void test_walk_arm64(void)
 	static const uint32_t pg[2][2] = {
 		{ 0x00, 0x04000001 }, { 0x20, 0x02002000 },
 	};
-	static struct uw_cursor cur;
-	static struct mem m;
-	struct uw_walk_cfg cfg;
-	struct uw_frame fr[8];
-	struct uw_walk_result res;
-	struct uw_module mod;
-	struct uw_regs regs;
-	struct uw_cu cu;
-	struct tb t;
 	uint64_t sp0 = STK + 0x200, fp = sp0 + 0x40;
-	size_t p, n;
+	struct uw_frame *fr = fx.fr;
+	size_t n;
 
-	memset(&m, 0, sizeof(m));
-	p = header(&t, NULL, 0, 2);
-	index_entry(&t, 0, 0, (uint32_t)p);
-	index_entry(&t, 1, 0x40, 0);
-	regular(&t, p, pg, 2);
-	ok(init(&cu, &t, TXT, UW_ARCH_AARCH64) == 0, "walk table (arm64): init");
-	poke(&m, fp, 0, 8);			/* caller's x29 */
-	poke(&m, fp + 8, 0x8000000000401234ull, 8);	/* signed lr */
-	poke(&m, fp - 8, 0x19, 8);
-	poke(&m, fp - 16, 0x20, 8);
-	memset(&mod, 0, sizeof(mod));
-	mod.start = TXT;
-	mod.end = TXT + 0x40;
-	mod.cu = &cu;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_AARCH64;
-	cfg.mods = &mod;
-	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
-	cfg.mem.ctx = &m;
-	cfg.pac_mask = 0xff80000000000000ull;
-	memset(&regs, 0, sizeof(regs));
-	uw_reg_set(&regs, UW_AARCH64_PC, TXT + 0x28);
-	uw_reg_set(&regs, UW_AARCH64_SP, sp0);
-	uw_reg_set(&regs, UW_AARCH64_X30, TXT + 0x08);
-	uw_reg_set(&regs, UW_AARCH64_X29, fp);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	walk_setup(pg, 2, 0, TXT, UW_ARCH_AARCH64);
+	poke(&fx.m, fp, 0, 8);				/* caller's x29 */
+	poke(&fx.m, fp + 8, 0x8000000000401234ull, 8);	/* signed lr */
+	poke(&fx.m, fp - 8, 0x19, 8);
+	poke(&fx.m, fp - 16, 0x20, 8);
+	fx.cfg.pac_mask = 0xff80000000000000ull;
+	uw_reg_set(&fx.regs, UW_AARCH64_PC, TXT + 0x28);
+	uw_reg_set(&fx.regs, UW_AARCH64_SP, sp0);
+	uw_reg_set(&fx.regs, UW_AARCH64_X30, TXT + 0x08);
+	uw_reg_set(&fx.regs, UW_AARCH64_X29, fp);
+	n = walk(8);
 	ok(n == 3 && fr[1].pc == TXT + 0x08 && fr[1].sp == sp0 + 32 &&
 	   fr[2].pc == 0x401234 && fr[2].sp == fp + 16 &&
 	   fr[0].source == UW_SRC_COMPACT && fr[1].source == UW_SRC_COMPACT,
 	   "arm64 walk: frameless leaf (lr), then frame; pointer-auth bits"
-	   " cleared (%zu frames, %s)", n, uw_stop_name(res.stop));
-	ok(cur.regs.r[19] == 0x19 && cur.regs.r[20] == 0x20,
+	   " cleared (%zu frames, %s)", n, uw_stop_name(fx.res.stop));
+	ok(fx.cur.regs.r[19] == 0x19 && fx.cur.regs.r[20] == 0x20,
 	   "arm64 frame: x19, x20 restored from below the frame record");
 	/* A leaf whose lr is unknown: no caller. */
-	regs.valid &= ~((uint64_t)1 << UW_AARCH64_X30);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-	ok(n == 1 && res.err == UW_EREG, "frameless without lr: UW_EREG");
+	fx.regs.valid &= ~((uint64_t)1 << UW_AARCH64_X30);
+	n = walk(8);
+	ok(n == 1 && fx.res.err == UW_EREG, "frameless without lr: UW_EREG");
 }
 
 /* x86 (32-bit): ebp frame <- frameless indirect with 81 ec. */
@@ -709,52 +706,28 @@ static void test_walk_x86(void)
 	static const uint32_t pg[2][2] = {
 		{ 0x00, 0x01010001 }, { 0x20, 0x03024000 },
 	};
-	static struct uw_cursor cur;
-	static struct mem m;
-	struct uw_walk_cfg cfg;
-	struct uw_frame fr[8];
-	struct uw_walk_result res;
-	struct uw_module mod;
-	struct uw_regs regs;
-	struct uw_cu cu;
-	struct tb t;
 	uint64_t sp0 = STK + 0x300, sp1, fp;
-	size_t p, n;
+	struct uw_frame *fr = fx.fr;
+	size_t n;
 
-	memset(&m, 0, sizeof(m));
-	p = header(&t, NULL, 0, 2);
-	index_entry(&t, 0, 0, (uint32_t)p);
-	index_entry(&t, 1, 0x40, 0);
-	regular(&t, p, pg, 2);
-	ok(init(&cu, &t, TXT, UW_ARCH_X86) == 0, "walk table (x86): init");
-	memcpy(m.text + 0x20, "\x81\xec\x40\x00\x00\x00", 6);	/* subl $64 */
+	walk_setup(pg, 2, 0, TXT, UW_ARCH_X86);
+	memcpy(fx.m.text + 0x20, "\x81\xec\x40\x00\x00\x00", 6);	/* subl $64 */
 	/* indirect: size 64 + adjust 2 words = 72; ra at CFA-4 */
 	sp1 = sp0 + 72;
-	poke(&m, sp1 - 4, TXT + 0x10, 4);
+	poke(&fx.m, sp1 - 4, TXT + 0x10, 4);
 	fp = sp1 + 8;
-	poke(&m, fp, 0, 4);
-	poke(&m, fp + 4, 0, 4);
-	poke(&m, fp - 4, 0xb0b, 4);		/* ebx at ebp-4 */
-	memset(&mod, 0, sizeof(mod));
-	mod.start = TXT;
-	mod.end = TXT + 0x40;
-	mod.cu = &cu;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_X86;
-	cfg.mods = &mod;
-	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
-	cfg.mem.ctx = &m;
-	memset(&regs, 0, sizeof(regs));
-	uw_reg_set(&regs, UW_X86_EIP, TXT + 0x28);
-	uw_reg_set(&regs, UW_X86_ESP, sp0);
-	uw_reg_set(&regs, UW_X86_EBP, fp);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	poke(&fx.m, fp, 0, 4);
+	poke(&fx.m, fp + 4, 0, 4);
+	poke(&fx.m, fp - 4, 0xb0b, 4);		/* ebx at ebp-4 */
+	uw_reg_set(&fx.regs, UW_X86_EIP, TXT + 0x28);
+	uw_reg_set(&fx.regs, UW_X86_ESP, sp0);
+	uw_reg_set(&fx.regs, UW_X86_EBP, fp);
+	n = walk(8);
 	ok(n == 2 && fr[1].pc == TXT + 0x10 && fr[1].sp == sp1 &&
-	   fr[0].source == UW_SRC_COMPACT && res.stop == UW_STOP_END &&
-	   cur.regs.r[3] == 0xb0b,
+	   fr[0].source == UW_SRC_COMPACT && fx.res.stop == UW_STOP_END &&
+	   fx.cur.regs.r[3] == 0xb0b,
 	   "x86 walk: indirect (81 ec), then ebp frame restoring ebx (%zu,"
-	   " %s)", n, uw_stop_name(res.stop));
+	   " %s)", n, uw_stop_name(fx.res.stop));
 }
 
 int main(void)

@@ -18,27 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uwind/uwind.h>
+#include "image.h"
 
-#define CHECK(c) do { if (!(c)) { __builtin_trap(); } } while (0)
 #define BASE	0x400000ull
 #define STACK	0x7ff00000ull
 #define MAXIDX	65536
-
-struct image {
-	const uint8_t *bytes;
-	size_t size;
-};
-
-static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	const struct image *im = ctx;
-
-	if (addr < STACK || addr - STACK > im->size ||
-	    len > im->size - (addr - STACK))
-		return -1;
-	memcpy(dst, im->bytes + (addr - STACK), len);
-	return 0;
-}
 
 static struct uw_bp_idx idx[MAXIDX];
 static struct uw_bp_work work;
@@ -100,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(t, data, nt);
 	im.bytes = data + nt;
 	im.size = size - nt;
+	im.base[0] = STACK;
+	im.base[1] = 0;
 	text.data = (const uint8_t *)t;
 	text.size = nt;
 	text.addr = 0;

@@ -19,33 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uwind/uwind.h>
+#include "image.h"
 
-#define CHECK(c) do { if (!(c)) { __builtin_trap(); } } while (0)
 #define BASE	0x100000000ull
 #define STACK	0x7ff00000ull
 #define MAXE	2048
-
-struct image {
-	const uint8_t *bytes;
-	size_t size;
-};
-
-static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	const struct image *im = ctx;
-	uint64_t at;
-
-	if (addr >= STACK)
-		at = addr - STACK;
-	else if (addr >= BASE)
-		at = addr - BASE;
-	else
-		return -1;
-	if (at > im->size || len > im->size - at)
-		return -1;
-	memcpy(dst, im->bytes + at, len);
-	return 0;
-}
 
 static void check_rule(const struct uw_cu_rule *r)
 {
@@ -94,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(tab, data, nt);
 	im.bytes = data + nt;
 	im.size = size - nt;
+	im.base[0] = STACK;
+	im.base[1] = BASE;
 	sec.data = tab;
 	sec.size = nt;
 	sec.addr = 0x1000;

@@ -3,8 +3,21 @@
 # Sourced by the tests that unwind the chain program (selftests/stack/
 # chain.c): its call chains, the function names of each thread as
 # `uwind stack`, eu-stack and gdb print them, and the programs' runs.
-# The caller sets BIN (the directory holding chain and chain-a64), TMP
-# (a scratch directory) and PIDS (processes to kill at exit).
+# The caller sets BIN (the directory holding chain and chain-a64); TMP
+# (a scratch directory) and PIDS (processes to kill at exit) are set here
+# and cleaned up when the test exits.
+
+TMP=$(mktemp -d)
+PIDS=""
+
+cleanup()
+{
+	for p in $PIDS; do
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
 
 MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
 WORKER_CHAIN="worker_leaf worker_mid worker"
@@ -48,6 +61,33 @@ gdb_names()
 			f = $2
 		l = l " " f }
 	END { if (l != "") print l }' "$1" | cut_chain
+}
+
+# gdb_names of GDB's ($1: gdb, gdb-multiarch) `bt` of every thread of
+# executable $2's core $3.
+gdb_bt_names()
+{
+	"$1" -nx -batch -ex 'thread apply all bt' "$2" "$3" \
+		>"$TMP/gdb.txt" 2>/dev/null
+	gdb_names "$TMP/gdb.txt"
+}
+
+# ok if GDB ($1) names the same functions in every thread of executable
+# $2's core $3 as name list file $4; $5 describes the test; with $6 set,
+# the lists hold no LWP (qemu cores).  Skipped without that gdb.
+same_as_gdb()
+{
+	if ! have "$1"; then
+		skip "$5" "no $1"
+		return
+	fi
+	if [ -n "${6:-}" ]; then
+		gdb_bt_names "$1" "$2" "$3" | cut -d' ' -f2- >"$TMP/gdb.names"
+	else
+		gdb_bt_names "$1" "$2" "$3" >"$TMP/gdb.names"
+	fi
+	[ -s "$TMP/gdb.names" ] && cmp -s "$4" "$TMP/gdb.names"
+	ok $? "$5"
 }
 
 # The names of the thread whose LWP is $2 in a name list file $1.

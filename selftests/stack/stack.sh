@@ -24,42 +24,9 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
-PIDS=""
-n=0
-
-cleanup()
-{
-	for p in $PIDS; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-have()
-{
-	command -v "$1" >/dev/null 2>&1
-}
-
-# The chains, the name lists of uwind stack, eu-stack and gdb output,
-# start_stopped and qemu_core.
+. "$(dirname "$0")/../common/tap.sh"
+# TMP, PIDS and their cleanup; the chains and name lists; start_stopped
+# and qemu_core.
 . "$(dirname "$0")/chainlib.sh"
 
 echo "TAP version 13"
@@ -94,15 +61,8 @@ if have gcore && start_stopped stop; then
 	else
 		skip "x86-64 core: same functions as eu-stack" "no eu-stack"
 	fi
-	if have gdb; then
-		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
-			>"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/uw.names" "$TMP/gdb.names"
-		ok $? "x86-64 core: same functions as gdb bt"
-	else
-		skip "x86-64 core: same functions as gdb bt" "no gdb"
-	fi
+	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/uw.names" \
+		"x86-64 core: same functions as gdb bt"
 
 	# The live process, still stopped in its leaf.
 	ntask=$(ls "/proc/$pid/task" | wc -l)
@@ -158,15 +118,8 @@ sig_raise signal" ]
 	else
 		skip "x86-64 signal core: same functions as eu-stack" "no eu-stack"
 	fi
-	if have gdb; then
-		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
-			>"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/sig.names" "$TMP/gdb.names"
-		ok $? "x86-64 signal core: same functions as gdb bt"
-	else
-		skip "x86-64 signal core: same functions as gdb bt" "no gdb"
-	fi
+	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/sig.names" \
+		"x86-64 signal core: same functions as gdb bt"
 else
 	for d in chain trampoline eu-stack gdb; do
 		skip "x86-64 signal core: $d" "gcore missing or no stop"
@@ -188,15 +141,8 @@ if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	      "$TMP/a64.txt" | sort -u)
 	[ "$out" = "[sframe]" ]
 	ok $? "aarch64 core: frames up to main unwound by [sframe]"
-	if have gdb-multiarch; then
-		gdb-multiarch -nx -batch -ex 'thread apply all bt' \
-			"$BIN/chain-a64" "$CORE" >"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" | cut -d' ' -f2- >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/a64.names" "$TMP/gdb.names"
-		ok $? "aarch64 core: same functions as gdb-multiarch bt"
-	else
-		skip "aarch64 core: same functions as gdb-multiarch" "no gdb-multiarch"
-	fi
+	same_as_gdb gdb-multiarch "$BIN/chain-a64" "$CORE" "$TMP/a64.names" \
+		"aarch64 core: same functions as gdb-multiarch bt" nolwp
 	"$UWIND" stack --core "$CORE" >/dev/null 2>"$TMP/a64.err"
 	[ $? -eq 0 ] && grep -q -- '--exe' "$TMP/a64.err"
 	ok $? "aarch64 core without --exe: still walks, says to use --exe"
