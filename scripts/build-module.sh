@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# build-module.sh [OUTDIR]
+# build-module.sh [-a ARCH] [-m MODDIR] [OUTDIR]
 #
 # Build uwind.ko against the installed Debian kernel's headers
 # (scripts/kernel-env.sh), never the running kernel's.  Kbuild of this
@@ -10,20 +10,45 @@
 # Kbuild, kernel/, lib/ and include/: the source tree stays clean.
 # Prints the path of the .ko on stdout; the kernel build's output goes to
 # stderr.  Extra make arguments may be given in KMAKEFLAGS (e.g. V=1 W=1).
+#
+#   -a arm64   cross-build against Debian's arm64 kernel headers, extracted
+#              by scripts/deps-arm64.sh (scripts/kernel-env-arm64.sh)
+#   -m MODDIR  build another out-of-tree module instead: the files of MODDIR
+#              (its Kbuild and sources), linked into OUTDIR the same way;
+#              the .ko printed is OUTDIR/<MODDIR's name>.ko
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/kernel-env.sh"
+arch="" moddir=""
+while getopts a:m: opt; do
+	case $opt in
+	a) arch=$OPTARG ;;
+	m) moddir=$OPTARG ;;
+	*) sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+case $arch in
+"" | x86_64 | amd64) UWIND_KMAKE="" && . "$top/scripts/kernel-env.sh" ;;
+arm64 | aarch64) . "$top/scripts/kernel-env-arm64.sh" ;;
+*) echo "build-module: unknown architecture $arch" >&2; exit 2 ;;
+esac
 out=${1:-${O:-build}/kernel/mod}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # Mirror: drop links whose source is gone, link every current source.
 find "$out" -type l ! -exec test -e {} \; -delete
-for f in Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h include/uwind/*.h; do
-	for g in "$top"/$f; do
+src=$top files="Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h include/uwind/*.h"
+ko=$out/uwind.ko
+if [ -n "$moddir" ]; then
+	src=$(cd "$moddir" && pwd) files="Kbuild *.c *.h"
+	ko=$out/$(basename "$src").ko
+fi
+for f in $files; do
+	for g in "$src"/$f; do
 		[ -e "$g" ] || continue
-		rel=${g#"$top"/}
+		rel=${g#"$src"/}
 		mkdir -p "$out/$(dirname "$rel")"
 		ln -sfn "$g" "$out/$rel"
 	done
@@ -36,7 +61,9 @@ done
 
 # Called from our Makefile, MAKEFLAGS would hand our command-line variables
 # (O=..., CC=...) to Kbuild, where O= means something else: drop them.
-unset MAKEFLAGS MAKEOVERRIDES MFLAGS MAKELEVEL
+# ARCH and CROSS_COMPILE come from -a alone ("make module ARCH=arm64"
+# exports ARCH to every command).
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS MAKELEVEL ARCH CROSS_COMPILE
 # shellcheck disable=SC2086
-make -C "$UWIND_KBUILD" M="$out" ${KMAKEFLAGS:-} modules >&2
-echo "$out/uwind.ko"
+make -C "$UWIND_KBUILD" M="$out" ${UWIND_KMAKE:-} ${KMAKEFLAGS:-} modules >&2
+echo "$ko"

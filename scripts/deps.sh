@@ -8,7 +8,7 @@
 set -eu
 
 PKGS="
-make gcc libc6-dev
+make gcc libc6-dev python3
 clang-14 llvm-14 lld-14 libclang-rt-14-dev
 libelf-dev libdw-dev elfutils
 gdb gdb-multiarch valgrind
@@ -27,6 +27,11 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
+
+# The arm64 guest's kernel, headers, perf and busybox: downloaded from the
+# Debian archive into a cache and extracted, never installed (apt-get and
+# dpkg-deb only; nothing to do once cached).
+sh "$(dirname "$0")/deps-arm64.sh" >/dev/null
 
 [ -z "$missing" ] && exit 0
 

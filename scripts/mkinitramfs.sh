@@ -9,6 +9,16 @@
 # and powers the machine off; the real perf binary from linux-perf with
 # every library it needs; and any extra files.
 #
+#   -a ARCH    x86_64 (default: the host's busybox and perf) or arm64:
+#              busybox, perf and its libraries from the arm64 sysroot
+#              (scripts/kernel-env-arm64.sh), and every ELF program among
+#              the extra files gets the libraries its dynamic linker will
+#              load: AArch64 ones from that sysroot, 32-bit ARM (armhf)
+#              ones from the host's cross libc (/usr/arm-linux-gnueabihf,
+#              installed at /lib/arm-linux-gnueabihf and
+#              /lib/ld-linux-armhf.so.3, where Debian's armhf loader looks).
+#              A library found nowhere (and not among the extra files) is
+#              an error.
 #   -o OUT     output file (default $O/kernel/initramfs.cpio, or .cpio.gz
 #              with -z)
 #   -z         gzip the archive
@@ -20,15 +30,16 @@
 #
 # The guest's /init runs the script named by "uwind_test=PATH" on the
 # kernel command line, else /test.sh, with /root as the working directory;
-# everything goes to /dev/console (console=ttyS0).  It prints
+# everything goes to /dev/console (console=ttyS0, ttyAMA0 on arm64).  It prints
 # "UWIND-INIT <uptime>" when it starts and "UWIND-EXIT <status>" when the
 # script ends, then powers off.  Prints OUT's path on stdout.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out="" gz=0 mods="" test_script="" perf=1
-while getopts o:zm:t:P opt; do
+out="" gz=0 mods="" test_script="" perf=1 arch=x86_64
+while getopts a:o:zm:t:P opt; do
 	case $opt in
+	a) arch=$OPTARG ;;
 	o) out=$OPTARG ;;
 	z) gz=1 ;;
 	m) mods="$mods
@@ -46,16 +57,27 @@ fi
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-for t in cpio ldd; do
+for t in cpio ldd readelf; do
 	command -v "$t" >/dev/null 2>&1 || die "$t is missing (make deps)"
 done
 busybox=""
-for b in /bin/busybox /usr/bin/busybox; do
-	if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
-		busybox=$b	# ldd fails on a static binary
-		break
-	fi
-done
+case $arch in
+x86_64 | amd64)
+	arch=x86_64
+	for b in /bin/busybox /usr/bin/busybox; do
+		if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
+			busybox=$b	# ldd fails on a static binary
+			break
+		fi
+	done
+	;;
+arm64 | aarch64)
+	arch=arm64
+	. "$top/scripts/kernel-env-arm64.sh"
+	busybox=$UWIND_SYSROOT/bin/busybox
+	;;
+*) die "unknown architecture $arch" ;;
+esac
 [ -n "$busybox" ] || die "no static busybox (install busybox-static)"
 
 mkdir -p "$(dirname "$out")"
@@ -89,6 +111,91 @@ put_dynamic()
 	done
 }
 
+# elf_machine FILE: "AArch64", "ARM", "Advanced Micro Devices X86-64"...
+# (empty when FILE is not ELF).
+elf_machine()
+{
+	[ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ] || return 0
+	readelf -hW "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'
+}
+
+# in_root ROOT PATH: the host file that guest PATH is inside ROOT, its
+# symbolic links followed inside ROOT (absolute ones too).
+in_root()
+{
+	_p=$1$2
+	_n=0
+	while [ -L "$_p" ] && [ $_n -lt 16 ]; do
+		_l=$(readlink "$_p")
+		case $_l in
+		/*) _p=$1$_l ;;
+		*) _p=$(dirname "$_p")/$_l ;;
+		esac
+		_n=$((_n + 1))
+	done
+	echo "$_p"
+}
+
+# put_foreign FILE: the libraries and the dynamic linker a foreign (arm64
+# or armhf) ELF program or library will load, found by their DT_NEEDED
+# names, recursively: in the guest already (in the file's run path or the
+# architecture's library directories: an extra file, or an earlier
+# library), else in the architecture's host directories (HOSTDIR:GUESTDIR
+# pairs).  Nothing is run.
+put_foreign()
+{
+	_todo=$1
+	while [ -n "$_todo" ]; do
+		set -- $_todo
+		_f=$1
+		shift
+		_todo=$*
+		case $(elf_machine "$_f") in
+		AArch64)
+			_iroot=$UWIND_SYSROOT
+			_dirs="$_iroot/lib/aarch64-linux-gnu:/lib/aarch64-linux-gnu
+			    $_iroot/usr/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu" ;;
+		ARM)
+			_iroot=/usr/arm-linux-gnueabihf
+			_dirs="$_iroot/lib:/lib/arm-linux-gnueabihf" ;;
+		*) continue ;;
+		esac
+		_interp=$(readelf -lW "$_f" |
+			sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+		if [ -n "$_interp" ] && [ ! -e "$stage$_interp" ]; then
+			_h=$(in_root "$_iroot" "$_interp")
+			[ -e "$_h" ] || die "interpreter $_interp of $_f not found"
+			put "$_h" "$_interp"
+		fi
+		# Where the guest's loader looks: the run path ($ORIGIN is the
+		# file's own directory), then the system directories.
+		_org=$(dirname "${_f#"$stage"}")
+		_look=$(readelf -dW "$_f" |
+			sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p' |
+			sed "s|\$ORIGIN|$_org|g; s|\${ORIGIN}|$_org|g" | tr ':' ' ')
+		for _d in $_dirs; do
+			_look="$_look ${_d#*:}"
+		done
+		for _n in $(readelf -dW "$_f" |
+		    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			_found=""
+			for _g in $_look; do
+				[ -e "$stage$_g/$_n" ] && _found=1 && break
+			done
+			[ -z "$_found" ] || continue
+			for _d in $_dirs; do
+				[ -e "${_d%%:*}/$_n" ] || continue
+				_found=${_d#*:}/$_n
+				put "${_d%%:*}/$_n" "$_found"
+				break
+			done
+			[ -n "$_found" ] ||
+				die "library $_n of ${_f#"$stage"} not found"
+			_todo="$_todo $stage$_found"
+		done
+	done
+}
+
 # Layout.  /lib64 and /lib are real directories here, so libraries land at
 # the paths ldd prints (Debian's /lib is a link to /usr/lib on the host).
 for d in bin sbin usr/bin usr/sbin lib lib64 etc dev proc sys tmp root \
@@ -98,14 +205,20 @@ done
 chmod 1777 "$stage/tmp"
 
 # busybox and an applet link for each applet, where busybox says it lives.
+# A foreign busybox cannot be asked here: /init makes its links ("busybox
+# --install -s") and needs only /bin/sh to start.
 put "$busybox" /bin/busybox
-"$busybox" --list-full | while read -r p; do
-	case $p in
-	*/*) ;;
-	*) continue ;;	# e.g. linuxrc
-	esac
-	[ -e "$stage/$p" ] || ln -s /bin/busybox "$stage/$p"
-done
+if [ "$arch" = x86_64 ]; then
+	"$busybox" --list-full | while read -r p; do
+		case $p in
+		*/*) ;;
+		*) continue ;;	# e.g. linuxrc
+		esac
+		[ -e "$stage/$p" ] || ln -s /bin/busybox "$stage/$p"
+	done
+else
+	ln -s busybox "$stage/bin/sh"
+fi
 
 # The console node, for the kernel to open before /init runs.  Without
 # root it cannot be made; /init then reopens it on the devtmpfs.
@@ -113,7 +226,10 @@ mknod "$stage/dev/console" c 5 1 2>/dev/null || :
 
 # perf: Debian's /usr/bin/perf is either the real program or a wrapper
 # script that execs perf_<major.minor>; we want the real program.
-if [ "$perf" -eq 1 ]; then
+if [ "$perf" -eq 1 ] && [ "$arch" = arm64 ]; then
+	put "$UWIND_SYSROOT/usr/bin/perf" /usr/bin/perf
+	put_foreign "$stage/usr/bin/perf"
+elif [ "$perf" -eq 1 ]; then
 	p=$(command -v perf 2>/dev/null) || die "perf is missing (linux-perf)"
 	if [ "$(head -c 2 "$p")" = "#!" ]; then
 		real=""
@@ -157,12 +273,20 @@ for a in "$@"; do
 	else
 		put "$src" "$dest"
 	fi
+	[ "$arch" = x86_64 ] || foreign="${foreign:-} $stage$dest"
 done
+# Their libraries, once every extra file is in place.
+if [ -n "${foreign:-}" ]; then
+	for f in $(find $foreign -type f); do
+		put_foreign "$f"
+	done
+fi
 
 cat > "$stage/init" <<'INIT'
 #!/bin/sh
 # uwind test guest: mount, load modules, run the test, power off.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
+[ -e /bin/mount ] || /bin/busybox --install -s
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 [ -c /dev/console ] && exec </dev/console >/dev/console 2>&1
 mount -t proc proc /proc

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# qemu-kernel.sh -i INITRAMFS [-k VMLINUX] [-a ARGS] [-T SECONDS] [-l LOG] [-q]
+# qemu-kernel.sh [-A ARCH] -i INITRAMFS [-k VMLINUX] [-a ARGS] [-T SECONDS] [-l LOG] [-q]
 #
 # Boot the installed Debian kernel (uncompressed vmlinux, extracted by
 # scripts/extract-vmlinux.sh when -k is not given) with qemu-system-x86_64
@@ -9,8 +9,16 @@
 # captured in LOG (default $O/kernel/serial.log) and printed afterwards
 # unless -q.  -a appends to the kernel command line (e.g. uwind_test=PATH).
 #
+# -A arm64 boots Debian's arm64 kernel instead (scripts/kernel-env-arm64.sh;
+# its image is an uncompressed Image already) with qemu-system-aarch64 on
+# the "virt" machine, console on ttyAMA0, default LOG
+# $O/kernel/arm64/serial.log.  Under TCG the CPU is "max" with the cheap
+# implementation-defined pointer-authentication algorithm (PAC and BTI as
+# on recent hardware; the default QARMA algorithm costs about 4 s of boot).
+#
 # Accelerator: TCG unless KVM works.  UWIND_KVM=1 forces KVM, UWIND_KVM=0
-# forces TCG; unset, a quick probe (cached in $O/kernel/kvm-probe) boots
+# forces TCG; unset, a quick probe (cached in $O/kernel/kvm-probe, or
+# $O/kernel/arm64/kvm-probe) boots
 # the kernel under KVM for a few seconds and keeps KVM only if the kernel
 # prints its banner.  Where /dev/kvm exists but cannot run the kernel (as
 # on these machines) the probe fails once and TCG is used from then on.
@@ -23,8 +31,10 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 initrd="" vmlinux="" extra="" tmo=${UWIND_QEMU_TIMEOUT:-300} log="" quiet=0
-while getopts i:k:a:T:l:q opt; do
+arch=x86_64
+while getopts A:i:k:a:T:l:q opt; do
 	case $opt in
+	A) arch=$OPTARG ;;
 	i) initrd=$OPTARG ;;
 	k) vmlinux=$OPTARG ;;
 	a) extra=$OPTARG ;;
@@ -35,11 +45,29 @@ while getopts i:k:a:T:l:q opt; do
 	esac
 done
 [ -n "$initrd" ] || { echo "qemu-kernel: -i INITRAMFS is required" >&2; exit 2; }
-[ -n "$vmlinux" ] || vmlinux=$(O=$O sh "$top/scripts/extract-vmlinux.sh")
-[ -n "$log" ] || log=$O/kernel/serial.log
-mkdir -p "$O/kernel" "$(dirname "$log")"
-command -v qemu-system-x86_64 >/dev/null 2>&1 ||
-	{ echo "qemu-kernel: qemu-system-x86_64 missing (make deps)" >&2; exit 2; }
+# Per architecture: the QEMU program, its machine and CPU under TCG and
+# under KVM, the console, and the directory for the log and probe cache.
+case $arch in
+x86_64 | amd64)
+	[ -n "$vmlinux" ] || vmlinux=$(O=$O sh "$top/scripts/extract-vmlinux.sh")
+	qemu=qemu-system-x86_64 tcg_args="" kvm_args="-cpu host"
+	console=ttyS0 kdir=$O/kernel
+	;;
+arm64 | aarch64)
+	if [ -z "$vmlinux" ]; then
+		. "$top/scripts/kernel-env-arm64.sh"
+		vmlinux=$UWIND_VMLINUZ
+	fi
+	qemu=qemu-system-aarch64 tcg_args="-M virt -cpu max,pauth-impdef=on"
+	kvm_args="-M virt,gic-version=max -cpu host"
+	console=ttyAMA0 kdir=$O/kernel/arm64
+	;;
+*) echo "qemu-kernel: unknown architecture $arch" >&2; exit 2 ;;
+esac
+[ -n "$log" ] || log=$kdir/serial.log
+mkdir -p "$kdir" "$(dirname "$log")"
+command -v $qemu >/dev/null 2>&1 ||
+	{ echo "qemu-kernel: $qemu missing (make deps)" >&2; exit 2; }
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
@@ -49,12 +77,13 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 kvm_probe()
 {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
-	plog=$O/kernel/kvm-probe.log
+	plog=$kdir/kvm-probe.log
 	: > "$plog"
-	qemu-system-x86_64 -enable-kvm -cpu host -display none -no-reboot \
+	# shellcheck disable=SC2086
+	$qemu -enable-kvm $kvm_args -display none -no-reboot \
 		-m 256M -nic none -monitor none -serial "file:$plog" \
 		-kernel "$vmlinux" \
-		-append "console=ttyS0 earlyprintk=ttyS0 panic=-1" \
+		-append "console=$console earlyprintk=$console panic=-1" \
 		</dev/null >/dev/null 2>&1 &
 	ppid_=$!
 	ok=1 n=0
@@ -76,7 +105,7 @@ case ${UWIND_KVM:-} in
 1) accel=kvm ;;
 0) accel=tcg ;;
 *)
-	cache=$O/kernel/kvm-probe
+	cache=$kdir/kvm-probe
 	if [ ! -f "$cache" ]; then
 		if kvm_probe; then echo yes; else echo no; fi > "$cache"
 	fi
@@ -84,17 +113,17 @@ case ${UWIND_KVM:-} in
 	;;
 esac
 if [ $accel = kvm ]; then
-	accel_args="-enable-kvm -cpu host"
+	accel_args="-enable-kvm $kvm_args"
 else
-	accel_args="-accel tcg"
+	accel_args="-accel tcg $tcg_args"
 fi
 
 t0=$(now)
 rc=0
 # shellcheck disable=SC2086
-timeout -k 5 "$tmo" qemu-system-x86_64 $accel_args -nographic -no-reboot \
+timeout -k 5 "$tmo" $qemu $accel_args -nographic -no-reboot \
 	-m 1G -smp 2 -nic none -kernel "$vmlinux" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 quiet $extra" \
+	-append "console=$console panic=-1 quiet $extra" \
 	</dev/null >"$log" 2>&1 || rc=$?
 t1=$(now)
 

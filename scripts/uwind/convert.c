@@ -33,6 +33,7 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include "uwind.h"
+#include "cfi.h"
 #include "chrome_gen.h"
 #include "ehabi_rules.h"
 #include "macho.h"
@@ -42,11 +43,7 @@
 struct conv {
 	Elf *elf;
 	GElf_Ehdr eh;
-	Dwarf *dw;
-	Dwarf_CFI *cfi;
-	int eh_frame;		/* reading .eh_frame, else .debug_frame */
-	Elf_Data *data;		/* the CFI section's bytes */
-	uint64_t sec_addr;
+	struct cfi_sec sec;	/* .debug_frame, else .eh_frame */
 	uint64_t load;		/* first PT_LOAD address */
 	const char *path;
 	unsigned long skipped;
@@ -277,201 +274,15 @@ static void print_rules(struct conv *c, unsigned int nregs, unsigned int ra,
 		fprintf(out, " %s: %s", kv[i].k, kv[i].v);
 }
 
-struct fde {
-	uint64_t start, len;
-};
-
-/* Read an encoded pointer (DW_EH_PE_*) at p; 0 ok, -1 unsupported. */
-static int read_encoded(struct conv *c, uint8_t enc, const uint8_t **pp,
-			const uint8_t *end, uint64_t *val, int addr_size)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0, field = c->sec_addr + (uint64_t)(p - (const uint8_t *)
-							c->data->d_buf);
-	int be = c->eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	unsigned int size = 0, i, shift = 0;
-	int sign = 0;
-
-	if (enc == DW_EH_PE_omit)
-		return -1;
-	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr: size = (unsigned int)addr_size; break;
-	case DW_EH_PE_udata2: size = 2; break;
-	case DW_EH_PE_udata4: size = 4; break;
-	case DW_EH_PE_udata8: size = 8; break;
-	case DW_EH_PE_sdata2: size = 2; sign = 1; break;
-	case DW_EH_PE_sdata4: size = 4; sign = 1; break;
-	case DW_EH_PE_sdata8: size = 8; sign = 1; break;
-	case DW_EH_PE_uleb128:
-	case DW_EH_PE_sleb128:
-		do {
-			if (p >= end || shift > 63)
-				return -1;
-			v |= (uint64_t)(*p & 0x7f) << shift;
-			shift += 7;
-		} while (*p++ & 0x80);
-		if ((enc & 0x0f) == DW_EH_PE_sleb128 && shift < 64 &&
-		    (p[-1] & 0x40))
-			v |= ~(uint64_t)0 << shift;
-		break;
-	default:
-		return -1;
-	}
-	if (size) {
-		if ((size_t)(end - p) < size)
-			return -1;
-		for (i = 0; i < size; i++)
-			v |= (uint64_t)p[i] << (8 * (be ? size - 1 - i : i));
-		if (sign && size < 8 && (v >> (8 * size - 1)) & 1)
-			v |= ~(uint64_t)0 << (8 * size);
-		p += size;
-	}
-	switch (enc & 0x70) {
-	case 0:
-		break;
-	case DW_EH_PE_pcrel:
-		v += field;
-		break;
-	default:
-		return -1;	/* textrel/datarel/funcrel: not in ELF CFI */
-	}
-	if (addr_size == 4)
-		v &= 0xffffffffu;
-	*pp = p;
-	*val = v;
-	return 0;
-}
-
-/* The FDE pointer encoding of an .eh_frame CIE ('R' augmentation). */
-static uint8_t cie_fde_encoding(const Dwarf_CIE *cie)
-{
-	const char *a = cie->augmentation;
-	const uint8_t *d = cie->augmentation_data;
-	const uint8_t *end = d ? d + cie->augmentation_data_size : NULL;
-	uint8_t enc = DW_EH_PE_absptr, penc;
-
-	if (!a || a[0] != 'z' || !d)
-		return enc;
-	for (a++; *a; a++) {
-		if (d >= end)
-			break;
-		switch (*a) {
-		case 'R':
-			enc = *d++;
-			break;
-		case 'L':
-			d++;
-			break;
-		case 'P':
-			penc = *d++;
-			/* Skip the personality pointer: size from its encoding. */
-			switch (penc & 0x0f) {
-			case DW_EH_PE_udata2: case DW_EH_PE_sdata2: d += 2; break;
-			case DW_EH_PE_udata4: case DW_EH_PE_sdata4: d += 4; break;
-			case DW_EH_PE_udata8: case DW_EH_PE_sdata8: d += 8; break;
-			case DW_EH_PE_absptr: d += 8; break;	/* not seen */
-			default:
-				while (d < end && (*d++ & 0x80))
-					;
-			}
-			break;
-		default:
-			break;		/* 'S', 'B': no data */
-		}
-	}
-	return enc;
-}
-
-struct cie_enc {
-	Dwarf_Off off;
-	uint8_t enc;
-	uint8_t addr_size;
-};
-
-/* The FDEs of the section: start and length. */
-static int list_fdes(struct conv *c, struct fde **out, size_t *nout)
-{
-	struct cie_enc *cies = NULL;
-	size_t ncie = 0, capcie = 0, n = 0, cap = 0, i;
-	Dwarf_Off off = 0, next;
-	Dwarf_CFI_Entry e;
-	struct fde *f = NULL;
-	int addr_size = c->eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-	void *p;
-	int r;
-
-	for (;;) {
-		r = dwarf_next_cfi(c->eh.e_ident, c->data, c->eh_frame, off,
-				   &next, &e);
-		if (r > 0)
-			break;
-		if (r < 0) {
-			if (next == (Dwarf_Off)-1 || next <= off)
-				break;
-			off = next;
-			continue;
-		}
-		if (dwarf_cfi_cie_p(&e)) {
-			if (ncie == capcie) {
-				capcie = capcie ? 2 * capcie : 16;
-				p = realloc(cies, capcie * sizeof(*cies));
-				if (!p)
-					goto nomem;
-				cies = p;
-			}
-			cies[ncie].off = off;
-			cies[ncie].enc = c->eh_frame ?
-				cie_fde_encoding(&e.cie) : DW_EH_PE_absptr;
-			cies[ncie].addr_size = (uint8_t)addr_size;
-			ncie++;
-		} else {
-			const uint8_t *q = e.fde.start;
-			uint8_t enc = DW_EH_PE_absptr;
-			uint64_t start, len;
-
-			for (i = 0; i < ncie; i++)
-				if (cies[i].off == e.fde.CIE_pointer)
-					enc = cies[i].enc;
-			if (read_encoded(c, enc, &q, e.fde.end, &start,
-					 addr_size) ||
-			    read_encoded(c, enc & 0x0f, &q, e.fde.end, &len,
-					 addr_size)) {
-				c->skipped++;
-				off = next;
-				continue;
-			}
-			if (n == cap) {
-				cap = cap ? 2 * cap : 256;
-				p = realloc(f, cap * sizeof(*f));
-				if (!p)
-					goto nomem;
-				f = p;
-			}
-			f[n].start = start;
-			f[n].len = len;
-			n++;
-		}
-		off = next;
-	}
-	free(cies);
-	*out = f;
-	*nout = n;
-	return 0;
-nomem:
-	free(cies);
-	free(f);
-	return -1;
-}
-
 static int fde_cmp(const void *a, const void *b)
 {
-	const struct fde *x = a, *y = b;
+	const struct cfi_fde *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 /* Rows of one FDE, as STACK CFI INIT then STACK CFI records. */
-static void write_fde(struct conv *c, const struct fde *f, FILE *out)
+static void write_fde(struct conv *c, const struct cfi_fde *f, FILE *out)
 {
 	unsigned int regs[MAX_REGS], nregs, i, ra = 0;
 	char nbuf[32];
@@ -487,7 +298,7 @@ static void write_fde(struct conv *c, const struct fde *f, FILE *out)
 	if (!prev || !cur)
 		goto out;
 	while (addr < end) {
-		if (dwarf_cfi_addrframe(c->cfi, addr, &fr))
+		if (dwarf_cfi_addrframe(c->sec.cfi, addr, &fr))
 			break;
 		rc = dwarf_frame_info(fr, &s, &e, NULL);
 		if (rc < 0 || e <= addr) {
@@ -542,24 +353,6 @@ out:
 	free(cur);
 }
 
-static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const char *name;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, shp) || shp->sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, shp->sh_name);
-		if (name && !strcmp(name, want))
-			return scn;
-	}
-	return NULL;
-}
-
 /*
  * Breakpad's module id of an ELF file: its build id (else a hash of the
  * first 4 KiB of .text) as a GUID, the first three fields byte-swapped,
@@ -568,33 +361,14 @@ static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
 void elf_breakpad_id(Elf *elf, char *id, uint8_t *bid, size_t *bidlen)
 {
 	uint8_t g[16] = { 0 };
-	Elf_Scn *scn = NULL;
+	Elf_Scn *scn;
 	GElf_Shdr sh;
 	size_t i;
 
-	*bidlen = 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff))) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + noff, "GNU", 4)) {
-				*bidlen = nh.n_descsz < 64 ? nh.n_descsz : 64;
-				memcpy(bid, (char *)d->d_buf + doff, *bidlen);
-				break;
-			}
-		}
-		if (*bidlen)
-			break;
-	}
+	*bidlen = cfi_build_id(elf, bid, 64);
 	if (*bidlen) {
 		memcpy(g, bid, *bidlen < 16 ? *bidlen : 16);
-	} else if ((scn = find_scn(elf, ".text", &sh))) {
+	} else if ((scn = cfi_find_scn(elf, ".text", &sh))) {
 		Elf_Data *d = elf_getdata(scn, NULL);
 		size_t n = d ? (d->d_size < 4096 ? d->d_size : 4096) : 0;
 
@@ -627,10 +401,9 @@ static void print_module(struct conv *c, FILE *out)
 	}
 }
 
+/* .debug_frame if it has CFI, else .eh_frame: 0, or -1 for none. */
 static int open_cfi(struct conv *c)
 {
-	GElf_Shdr sh;
-	Elf_Scn *scn;
 	size_t i, n;
 	GElf_Phdr ph;
 
@@ -643,33 +416,13 @@ static int open_cfi(struct conv *c)
 			}
 		}
 	}
-	scn = find_scn(c->elf, ".debug_frame", &sh);
-	if (scn) {
-		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-			scn = NULL;
-		c->dw = scn ? dwarf_begin_elf(c->elf, DWARF_C_READ, NULL) : NULL;
-		c->cfi = c->dw ? dwarf_getcfi(c->dw) : NULL;
-		if (c->cfi) {
-			c->eh_frame = 0;
-			c->data = elf_getdata(scn, NULL);
-			c->sec_addr = sh.sh_addr;
-			return c->data ? 0 : -1;
-		}
-	}
-	scn = find_scn(c->elf, ".eh_frame", &sh);
-	if (!scn)
-		return -1;
-	c->cfi = dwarf_getcfi_elf(c->elf);
-	if (!c->cfi)
-		return -1;
-	c->eh_frame = 1;
-	c->data = elf_getdata(scn, NULL);
-	c->sec_addr = sh.sh_addr;
-	return c->data ? 0 : -1;
+	if (!cfi_sec_open(&c->sec, c->elf, ".debug_frame"))
+		return 0;
+	return cfi_sec_open(&c->sec, c->elf, ".eh_frame") ? -1 : 0;
 }
 
 /* Dead code's FDEs keep address 0 (or -1, -2): not written. */
-static bool fde_usable(const struct conv *c, const struct fde *f)
+static bool fde_usable(const struct conv *c, const struct cfi_fde *f)
 {
 	return f->len && f->start >= c->load && f->start &&
 	       f->start + f->len >= f->start &&
@@ -715,7 +468,8 @@ out:
 static int to_breakpad(const char *path, const char *arch, FILE *out)
 {
 	struct conv c;
-	struct fde *f = NULL;
+	struct cfi_list l = { 0 };
+	struct cfi_fde *f = NULL;
 	size_t n = 0, i, usable = 0;
 	int fd, ret = 1, nocfi;
 
@@ -739,10 +493,12 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 		goto out;
 	}
 	nocfi = open_cfi(&c);
-	if (!nocfi && list_fdes(&c, &f, &n)) {
+	if (!nocfi && cfi_list_fdes(&c.sec, &l)) {
 		fprintf(stderr, "uwind: out of memory\n");
 		goto out;
 	}
+	f = l.fdes;
+	n = l.nfdes;
 	for (i = 0; i < n; i++)
 		usable += fde_usable(&c, &f[i]);
 	if (!usable && arm_is_elf32(c.elf)) {
@@ -766,11 +522,8 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 	}
 	ret = fflush(out) ? 1 : 0;
 out:
-	free(f);
-	if (c.dw)
-		dwarf_end(c.dw);
-	else if (c.cfi)
-		dwarf_cfi_end(c.cfi);
+	cfi_list_free(&l);
+	cfi_sec_close(&c.sec);
 	if (c.elf)
 		elf_end(c.elf);
 	close(fd);

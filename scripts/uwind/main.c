@@ -8,6 +8,7 @@
  *   uwind stack --core CORE [--exe FILE] | -p PID
  *   uwind dump|lookup --chrome TABLE --text ADDR [ADDR...] (chrome_print.c)
  *   uwind convert --breakpad ELF | --chrome SYM -o TABLE (convert.c)
+ *   uwind sframe FILE -o OUT | --check FILE... (sframe_cmd.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,9 @@ static void usage(FILE *f)
 	      " ADDR...\n"
 	      "       uwind stack --core CORE --breakpad SYM...\n"
 	      "       uwind convert --breakpad ELF|MACHO [--arch NAME]\n"
-	      "       uwind convert --chrome SYM -o TABLE [--text ADDR]\n", f);
+	      "       uwind convert --chrome SYM -o TABLE [--text ADDR]\n"
+	      "       uwind sframe FILE -o OUT [--raw] [-v]\n"
+	      "       uwind sframe --check [-v] FILE...\n", f);
 }
 
 int main(int argc, char **argv)
@@ -62,6 +65,8 @@ int main(int argc, char **argv)
 		return ehabi_wanted(argc - 1, argv + 1) ?
 		       cmd_ehabi_lookup(argc - 1, argv + 1) :
 		       cmd_lookup(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sframe"))
+		return cmd_sframe(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stack"))
 		return cmd_stack(argc - 1, argv + 1);
 	fprintf(stderr, "uwind: unknown command '%s'\n", argv[1]);

@@ -2,9 +2,11 @@
 /*
  * `uwind stack`: backtraces of every thread of a core file or a live
  * process, unwound with the core's walker from the SFrame tables of the
- * mapped ELF files, or their EHABI tables (.ARM.exidx/.ARM.extab) in
- * 32-bit ARM cores (frame pointers where a file has none), symbolized
- * from their .symtab (else .dynsym).
+ * mapped ELF files (x86-64 and AArch64 files without one get a table
+ * made from their DWARF CFI, in memory, unless --no-convert), or their
+ * EHABI tables (.ARM.exidx/.ARM.extab) in 32-bit ARM cores (frame
+ * pointers where a file has none), symbolized from their .symtab (else
+ * .dynsym).
  *
  *   uwind stack --core CORE [--exe FILE] [--chrome TABLE [--text ADDR]]
  *   uwind stack -p PID
@@ -41,6 +43,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cfi.h"
+#include "sframe_gen.h"
 #include "stack.h"
 #include "bp_file.h"
 
@@ -292,49 +296,27 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void load_syms(struct stk_file *f, Elf64_Word type)
+static void add_sym(void *ctx, const GElf_Sym *sym, const char *name)
 {
-	Elf_Scn *scn = NULL;
+	struct stk_file *f = ctx;
 	GElf_Ehdr eh;
-	GElf_Shdr sh;
 	/* ARM: bit 0 of a function symbol's value marks Thumb code. */
 	uint64_t mask = gelf_getehdr(f->elf, &eh) && eh.e_machine == EM_ARM ?
 			~(uint64_t)1 : ~(uint64_t)0;
 
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		Elf_Data *d;
-		size_t i, n;
+	if (!name || !*name)
+		return;
+	f->syms = stk_xrealloc(f->syms, f->nsyms + 1, sizeof(*f->syms));
+	f->syms[f->nsyms].addr = sym->st_value & mask;
+	f->syms[f->nsyms].size = sym->st_size;
+	f->syms[f->nsyms].name = name;
+	f->syms[f->nsyms].bind = GELF_ST_BIND(sym->st_info);
+	f->nsyms++;
+}
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		n = d->d_size / sh.sh_entsize;
-		for (i = 0; i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			int st;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			st = GELF_ST_TYPE(sym.st_info);
-			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
-				continue;
-			name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			f->syms = stk_xrealloc(f->syms, f->nsyms + 1,
-					       sizeof(*f->syms));
-			f->syms[f->nsyms].addr = sym.st_value & mask;
-			f->syms[f->nsyms].size = sym.st_size;
-			f->syms[f->nsyms].name = name;
-			f->syms[f->nsyms].bind = GELF_ST_BIND(sym.st_info);
-			f->nsyms++;
-		}
-	}
+static void load_syms(struct stk_file *f, Elf64_Word type)
+{
+	elf_func_syms(f->elf, type, add_sym, f);
 }
 
 int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap)
@@ -553,6 +535,37 @@ static void load_ehabi(struct stk_target *t, struct stk_file *f)
 		f->has_ehabi = true;
 }
 
+/*
+ * A file without SFrame: its DWARF CFI made into an SFrame table in
+ * memory (sframe_gen.c), laid out at ELF vaddr 0.  0 made, 1 not.
+ */
+static int convert_cfi(struct stk_target *t, struct stk_file *f)
+{
+	struct sg_result r;
+	char err[160];
+	int ret;
+
+	if (t->arch != UW_ARCH_X86_64 && t->arch != UW_ARCH_AARCH64)
+		return 1;
+	ret = sg_convert(f->elf, &r, err, sizeof(err));
+	if (ret) {
+		if (ret > 0)
+			sg_result_free(&r);
+		else
+			fprintf(stderr, "uwind: %s: %s\n", f->path, err);
+		return 1;
+	}
+	memset(&f->tab, 0, sizeof(f->tab));
+	f->tab.owned = r.sec;
+	f->tab.span.data = r.sec;
+	f->tab.span.size = r.size;
+	f->tab.span.addr = 0;
+	f->tab.name = "SFrame from DWARF CFI";
+	r.sec = NULL;
+	sg_result_free(&r);
+	return 0;
+}
+
 static void file_modules(struct stk_target *t, struct stk_file *f)
 {
 	size_t i, n;
@@ -568,6 +581,8 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 		return;
 	}
 	err = tool_elf_sframe(f->elf, &f->tab);
+	if (err > 0 && t->convert)
+		err = convert_cfi(t, f);
 	if (err < 0)
 		fprintf(stderr, "uwind: %s: cannot read SFrame section\n",
 			f->path);
@@ -911,10 +926,11 @@ static int apply_breakpad(struct stk_target *t, const char *sym,
 
 static int stack_usage(void)
 {
-	fprintf(stderr, "usage: uwind stack [--no-sframe] --core CORE [--exe FILE]\n"
+	fprintf(stderr, "usage: uwind stack [--no-sframe|--no-convert] --core CORE"
+			" [--exe FILE]\n"
 			"                   [--chrome TABLE [--text ADDR]]\n"
 			"                   [--breakpad SYM...]\n"
-			"       uwind stack [--no-sframe] -p PID\n");
+			"       uwind stack [--no-sframe|--no-convert] -p PID\n");
 	return 2;
 }
 
@@ -927,7 +943,7 @@ int cmd_stack(int argc, char **argv)
 	struct bp_file *bps = NULL;
 	struct tool_table chrome_tab = { 0 };
 	struct uw_chrome ct;
-	bool no_sframe = false;
+	bool no_sframe = false, no_convert = false;
 	struct stk_target t;
 	uint64_t pid = 0;
 	size_t i;
@@ -942,6 +958,8 @@ int cmd_stack(int argc, char **argv)
 			pid_s = argv[++i];
 		else if (!strcmp(argv[i], "--no-sframe"))
 			no_sframe = true;
+		else if (!strcmp(argv[i], "--no-convert"))
+			no_convert = true;
 		else if (!strcmp(argv[i], "--chrome") && i + 1 < (size_t)argc)
 			chrome = argv[++i];
 		else if (!strcmp(argv[i], "--text") && i + 1 < (size_t)argc)
@@ -969,6 +987,7 @@ int cmd_stack(int argc, char **argv)
 	}
 
 	memset(&t, 0, sizeof(t));
+	t.convert = !no_convert;
 	t.memfd = -1;
 	t.page_size = 4096;
 	ret = core ? stk_core_open(&t, core, exe) : stk_live_open(&t, (int)pid);

@@ -67,6 +67,7 @@ struct stk_target {
 	bool elf32;		/* ELFCLASS32 core: 4-byte note words */
 	uint64_t pac_mask;
 	uint64_t page_size;
+	bool convert;		/* SFrame from DWARF CFI for files without */
 	int pid;
 
 	struct stk_thread *threads;

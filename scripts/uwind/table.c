@@ -158,8 +158,18 @@ int tool_load_elf_sframe(const char *path, struct tool_table *t)
 {
 	int fd, ret;
 	Elf *elf;
+	size_t size;
+	char *img;
 
 	memset(t, 0, sizeof(*t));
+	/* A table file of `uwind sframe -o`: its ELF vaddrs, bias 0. */
+	img = read_whole(path, &size);
+	if (img && size >= 8 && !memcmp(img, "UWSFRAME", 8)) {
+		ret = tool_load_uwsf(path, (const uint8_t *)img, size, 0, t);
+		free(img);
+		return ret;
+	}
+	free(img);
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {

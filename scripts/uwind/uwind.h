@@ -48,6 +48,10 @@ int cu_to_breakpad(const char *path, const char *arch, FILE *out);
 bool macho_wanted(int argc, char **argv);
 bool bp_wanted(int argc, char **argv);
 int cmd_bp_lookup(int argc, char **argv);
+/* SFrame tables made from DWARF CFI (sframe_cmd.c). */
+int cmd_sframe(int argc, char **argv);
+int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
+		   uint64_t bias, struct tool_table *t);
 
 /* Common option parsing for --sframe RAW --vaddr ADDR or FILE. */
 struct table_opts {

@@ -17,10 +17,8 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-TMP=$(mktemp -d)
-. "$(dirname "$0")/../common/tap.sh"
-
-trap 'rm -rf "$TMP"' EXIT
+n=0
+. selftests/common/tap.sh
 
 CHAIN="ac_leaf ac_noret ac_big_frame ac_alloca ac_recurse ac_recurse ac_recurse ac_recurse ac_run main"
 

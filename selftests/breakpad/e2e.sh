@@ -20,8 +20,9 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-. "$(dirname "$0")/../common/tap.sh"
-. "$(dirname "$0")/../stack/chainlib.sh"
+n=0
+. selftests/common/tap.sh
+. selftests/stack/chainlib.sh
 
 # Frames up to main (or worker) all unwound by $2?
 sources_upto_main()

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# TAP helpers for the shell tests (kselftest style), sourced: ok STATUS
-# DESC numbers a result (STATUS 0 passes), skip DESC REASON a skipped one,
-# have CMD says whether a command exists.  The test prints the plan.
-n=0
+# TAP helpers for the shell test scripts (sourced from the repository's
+# top): ok RC DESC prints the next numbered result (ok when RC is 0),
+# skip DESC WHY a skipped one, have CMD tells whether CMD is installed.
+# The caller sets n=0 first and prints the plan.  Sourcing it also makes
+# a scratch directory $TMP, removed at exit with every process whose pid
+# the script added to $PIDS.
 
 ok()
 {
@@ -25,3 +27,15 @@ have()
 {
 	command -v "$1" >/dev/null 2>&1
 }
+
+TMP=$(mktemp -d)
+PIDS=""
+
+tap_cleanup()
+{
+	for p in $PIDS; do
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap tap_cleanup EXIT

@@ -26,10 +26,9 @@ set -u
 
 UWIND=$1
 D=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 OBJDUMP=llvm-objdump-14
-. "$(dirname "$0")/../common/tap.sh"
+n=0
+. selftests/common/tap.sh
 
 echo "TAP version 13"
 

@@ -4,7 +4,7 @@
 
 DIFF_DIR := $(O)/selftests/diff
 
-$(DIFF_DIR)/dwarf_rules: selftests/diff/dwarf_rules.c
+$(DIFF_DIR)/dwarf_rules: selftests/diff/dwarf_rules.c selftests/common/dwarf_ops.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< -ldw -lelf
 

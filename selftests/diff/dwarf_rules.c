@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "../common/dwarf_ops.h"
 
 static void print_reg(Dwarf_Frame *frame, int regno)
 {
@@ -104,23 +105,8 @@ static int eval(const Dwarf_Op *ops, size_t nops, unsigned int sp,
 			return -1;
 		b = st[--n];
 		a = st[n - 1];
-		switch (op) {
-		case DW_OP_plus: a += b; break;
-		case DW_OP_minus: a -= b; break;
-		case DW_OP_mul: a *= b; break;
-		case DW_OP_and: a &= b; break;
-		case DW_OP_or: a |= b; break;
-		case DW_OP_xor: a ^= b; break;
-		case DW_OP_shl: a = b < 64 ? a << b : 0; break;
-		case DW_OP_shr: a = b < 64 ? a >> b : 0; break;
-		case DW_OP_ge: a = (int64_t)a >= (int64_t)b; break;
-		case DW_OP_gt: a = (int64_t)a > (int64_t)b; break;
-		case DW_OP_le: a = (int64_t)a <= (int64_t)b; break;
-		case DW_OP_lt: a = (int64_t)a < (int64_t)b; break;
-		case DW_OP_eq: a = a == b; break;
-		case DW_OP_ne: a = a != b; break;
-		default: return -1;
-		}
+		if (!dw_binop(op, &a, b))
+			return -1;
 		st[n - 1] = a;
 	}
 	if (n != 1)

@@ -20,7 +20,8 @@ KMOD_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) $(LIB_SRCS) \
 	$(wildcard lib/*.h include/uwind/*.h)
 
 .PHONY: module kernel-tests kernel-progs
-module: $(KMOD)
+# ARCH=arm64: the cross-built one (selftests/kernel-arm64/build.mk).
+module: $(if $(filter arm64 aarch64,$(ARCH)),module-arm64,$(KMOD))
 
 $(KMOD): $(KMOD_SRCS) scripts/build-module.sh scripts/kernel-env.sh
 	O=$(O) sh scripts/build-module.sh $(O)/kernel/mod >/dev/null

@@ -45,8 +45,8 @@ at_most() { [ $(($2 * 100)) -le $(($3 * $1)) ]; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", b ? 100 * a / b : 0 }'; }
 
 # rec OUT [PERF RECORD OPTIONS] -- COMMAND...: perf record -g on the
-# cpu-clock event (the only one without a PMU), quietly, without build-ids
-# (-B: faster), output to OUT.
+# event UW_EVENT (default cpu-clock, the only one without a PMU), quietly,
+# without build-ids (-B: faster), output to OUT.
 # Frequency from UW_FREQ (default 2000).  The module's counters before
 # the run are kept in OUT.stats (see sdelta).
 rec()
@@ -54,8 +54,8 @@ rec()
 	_o=$1
 	shift
 	snap "$_o.stats"
-	perf record -q -B -e cpu-clock -F "${UW_FREQ:-2000}" -g -o "$_o" "$@" \
-		> "$_o.log" 2>&1
+	perf record -q -B -e "${UW_EVENT:-cpu-clock}" -F "${UW_FREQ:-2000}" \
+		-g -o "$_o" "$@" > "$_o.log" 2>&1
 }
 
 # pscript DATA: the samples as `perf script -F comm,tid,ip,sym,dso`.
@@ -157,4 +157,48 @@ sdelta()
 	awk 'NR == FNR { v[$1] = $2; next }
 	($1 in v) && $2 != v[$1] { printf "%s %+d ", $1, $2 - v[$1] }
 	END { print "" }' "$1" "$UW_DBG/stats"
+}
+
+# Measuring a recorded run.  The thresholds UW_GOOD, UW_BROKEN (percent)
+# and UW_MIN (leaf samples a run must have) are the calling script's.
+
+# measure DATA COMM CHAIN: sets m_user, m_inc, m_full from DATA's samples.
+measure()
+{
+	pscript "$1" > "$1.txt"
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" "$3" $(chains "$2" "$3" < "$1.txt")
+	m_user=${4:-0} m_inc=${5:-0} m_full=${6:-0}
+}
+
+# report WHAT DATA COMM CHAIN: measure and print the numbers and what the
+# samples in the leaf actually looked like.
+report()
+{
+	measure "$2" "$3" "$4"
+	echo "# $1: $3: $m_user samples with user frames, $m_inc in" \
+		"${4%%,*}(), $m_full of them with the chain $4" \
+		"($(pct "$m_full" "$m_inc"))"
+	seen "$3" "${4%%,*}" < "$2.txt" | diag
+	[ -s "$2.stats" ] && echo "# counters: $(sdelta "$2.stats")"
+	[ -s "$2.script.err" ] && head -n 5 "$2.script.err" | diag
+	[ -s "$2.log" ] && grep -v '^\[ perf record' "$2.log" | head -n 5 | diag
+	return 0
+}
+
+# expect_full DESC DATA COMM CHAIN: at least UW_GOOD% full chains (and
+# UW_MIN samples in the leaf).
+expect_full()
+{
+	report "$1" "$2" "$3" "$4"
+	[ "$m_inc" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$m_full" "$m_inc"
+	ok $? "$1: $m_full of $m_inc samples in ${4%%,*}() show $4 ($(pct "$m_full" "$m_inc") >= $UW_GOOD%)"
+}
+
+# expect_broken DESC DATA COMM CHAIN: at most UW_BROKEN% full chains.
+expect_broken()
+{
+	report "$1" "$2" "$3" "$4"
+	[ "$m_inc" -ge "$UW_MIN" ] && at_most "$UW_BROKEN" "$m_full" "$m_inc"
+	ok $? "$1: $m_full of $m_inc samples in ${4%%,*}() show $4 ($(pct "$m_full" "$m_inc") <= $UW_BROKEN%)"
 }

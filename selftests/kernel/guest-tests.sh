@@ -31,46 +31,6 @@ sec()
 	echo "# [$_up] $*"
 }
 
-# measure DATA COMM CHAIN: sets m_user, m_inc, m_full from DATA's samples.
-measure()
-{
-	pscript "$1" > "$1.txt"
-	# shellcheck disable=SC2046
-	set -- "$1" "$2" "$3" $(chains "$2" "$3" < "$1.txt")
-	m_user=${4:-0} m_inc=${5:-0} m_full=${6:-0}
-}
-
-# report WHAT DATA COMM CHAIN: measure and print the numbers and what the
-# samples in the leaf actually looked like.
-report()
-{
-	measure "$2" "$3" "$4"
-	echo "# $1: $3: $m_user samples with user frames, $m_inc in" \
-		"${4%%,*}(), $m_full of them with the chain $4" \
-		"($(pct "$m_full" "$m_inc"))"
-	seen "$3" "${4%%,*}" < "$2.txt" | diag
-	[ -s "$2.stats" ] && echo "# counters: $(sdelta "$2.stats")"
-	[ -s "$2.script.err" ] && head -n 5 "$2.script.err" | diag
-	[ -s "$2.log" ] && grep -v '^\[ perf record' "$2.log" | head -n 5 | diag
-	return 0
-}
-
-# expect_full DESC DATA COMM CHAIN: at least UW_GOOD% full chains.
-expect_full()
-{
-	report "$1" "$2" "$3" "$4"
-	[ "$m_inc" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$m_full" "$m_inc"
-	ok $? "$1: $m_full of $m_inc samples in ${4%%,*}() show $4 ($(pct "$m_full" "$m_inc") >= $UW_GOOD%)"
-}
-
-# expect_broken DESC DATA COMM CHAIN: at most UW_BROKEN% full chains.
-expect_broken()
-{
-	report "$1" "$2" "$3" "$4"
-	[ "$m_inc" -ge "$UW_MIN" ] && at_most "$UW_BROKEN" "$m_full" "$m_inc"
-	ok $? "$1: $m_full of $m_inc samples in ${4%%,*}() show $4 ($(pct "$m_full" "$m_inc") <= $UW_BROKEN%)"
-}
-
 # tables_of PID: the module's tables for one process (debugfs "tables").
 tables_of()
 {

@@ -15,15 +15,9 @@ O=${1:-${O:-build}}
 export O
 kt=$O/selftests/kernel
 ko=$O/kernel/mod/uwind.ko
-n=0
+. "$top/selftests/kernel/host-lib.sh"
 
 echo "TAP version 13"
-tap()
-{
-	n=$((n + 1))
-	echo "$1 $n - $2"
-}
-check() { if [ "$1" -eq 0 ]; then tap ok "$2"; else tap "not ok" "$2"; fi; }
 
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "1..1"
@@ -61,37 +55,5 @@ log=$(sh "$top/scripts/kernel-guest.sh" -n kernel-tests \
 	-a "${UWIND_ONLY:+uwind_only=$UWIND_ONLY}" \
 	-t "$top/selftests/kernel/guest-tests.sh")
 rc=$?
-[ -n "$log" ] || log=$O/kernel/kernel-tests.serial.log
-if [ ! -f "$log" ]; then
-	tap "not ok" "guest booted (no serial log; status $rc)"
-	echo "1..$n"
-	exit 1
-fi
-
-# The guest's lines, numbered; its diagnostics as they are.
-tr -d '\r' < "$log" | sed -n 's/^.*UWTAP: //p; /^# /p' > "$log.tap"
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) tap ok "${line#ok - }" ;;
-	"not ok - "*) tap "not ok" "${line#not ok - }" ;;
-	*) echo "$line" ;;
-	esac
-done < "$log.tap"
-
-# The kernel's own reports, wherever they landed on the console.
-# (Lockups and RCU stalls show up here when the guest hangs.)
-oops='Kernel panic - not syncing|BUG: |Oops: |WARNING: CPU|general protection fault|detected stalls|soft lockup|hard LOCKUP|blocked for more than'
-if grep -av UWTAP "$log" | grep -av '^# ' | grep -aqE "$oops"; then
-	tap "not ok" "no kernel panic, BUG, Oops, WARN, lockup or stall on the console"
-	grep -av UWTAP "$log" | grep -av '^# ' | grep -aE -A20 "$oops" |
-		head -n 60 | sed 's/^/# /'
-else
-	tap ok "no kernel panic, BUG, Oops, WARN, lockup or stall on the console"
-fi
-if [ "$rc" -eq 124 ] || [ "$rc" -eq 125 ]; then
-	tap "not ok" "guest ran the test to the end (status $rc)"
-	tail -n 40 "$log" | sed 's/^/# /'
-else
-	tap ok "guest ran the test to the end"
-fi
+guest_results "${log:-$O/kernel/kernel-tests.serial.log}" "$rc"
 echo "1..$n"

@@ -2,24 +2,25 @@
 #
 # selftests/sframe: SFrame unit vectors (built with a test encoder),
 # hostile tables, walker tests on a synthetic stack, and V1 -> V2/V3/BE
-# re-encoding of real .sframe sections.
+# re-encoding of real .sframe sections.  The encoder is the uwind tool's
+# (scripts/uwind/sframe_enc.c, which `uwind sframe` writes tables with).
 
 SFT_DIR := $(O)/selftests/sframe
-SFT_HDRS := selftests/sframe/sframe_enc.h selftests/sframe/testutil.h \
+SFT_HDRS := scripts/uwind/sframe_enc.h selftests/sframe/testutil.h \
 	selftests/common/tap.h $(LIB_HDRS)
 SFT_BINS := $(SFT_DIR)/test_sframe $(SFT_DIR)/sframe_reencode \
 	$(SFT_DIR)/sframe_cmp
 
 $(SFT_DIR)/%.o: selftests/sframe/%.c $(SFT_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -c $< -o $@
+	$(CC) $(HOST_CFLAGS) -Iscripts/uwind -c $< -o $@
 
-$(SFT_DIR)/test_sframe: $(SFT_DIR)/test_sframe.o $(SFT_DIR)/sframe_enc.o \
+$(SFT_DIR)/test_sframe: $(SFT_DIR)/test_sframe.o $(O)/tool/sframe_enc.o \
 		$(SFT_DIR)/testutil.o $(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
 $(SFT_DIR)/sframe_reencode: $(SFT_DIR)/sframe_reencode.o \
-		$(SFT_DIR)/sframe_enc.o $(SFT_DIR)/testutil.o $(LIBUWIND)
+		$(O)/tool/sframe_enc.o $(SFT_DIR)/testutil.o $(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
 $(SFT_DIR)/sframe_cmp: $(SFT_DIR)/sframe_cmp.o $(SFT_DIR)/testutil.o \

@@ -3,21 +3,8 @@
 # Sourced by the tests that unwind the chain program (selftests/stack/
 # chain.c): its call chains, the function names of each thread as
 # `uwind stack`, eu-stack and gdb print them, and the programs' runs.
-# The caller sets BIN (the directory holding chain and chain-a64); TMP
-# (a scratch directory) and PIDS (processes to kill at exit) are set here
-# and cleaned up when the test exits.
-
-TMP=$(mktemp -d)
-PIDS=""
-
-cleanup()
-{
-	for p in $PIDS; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+# The caller sets BIN (the directory holding chain and chain-a64) and
+# sources selftests/common/tap.sh first (TMP, PIDS, ok, skip, have).
 
 MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
 WORKER_CHAIN="worker_leaf worker_mid worker"

@@ -24,10 +24,10 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-. "$(dirname "$0")/../common/tap.sh"
-# TMP, PIDS and their cleanup; the chains and name lists; start_stopped
-# and qemu_core.
-. "$(dirname "$0")/chainlib.sh"
+n=0
+. selftests/common/tap.sh
+# The chains and name lists, start_stopped, qemu_core, same_as_gdb.
+. selftests/stack/chainlib.sh
 
 echo "TAP version 13"
 echo "1..27"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * SFrame test encoder (see sframe_enc.h).
+ * SFrame encoder (see sframe_enc.h).
  *
  * Layout written, per the SFrame specification:
  *   header (28 bytes), auxiliary header (auxhdr_len bytes),

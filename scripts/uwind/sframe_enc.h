@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * A host-side SFrame test encoder: turns an abstract description of a
- * table (header fields, FDEs, FREs) into the raw bytes of a .sframe
- * section placed at a given address, laid out per the SFrame
- * specification for versions 1, 2 and 3.
+ * A host-side SFrame encoder: turns an abstract description of a table
+ * (header fields, FDEs, FREs) into the raw bytes of a .sframe section
+ * placed at a given address, laid out per the SFrame specification for
+ * versions 1, 2 and 3.  `uwind sframe` writes its tables with it, and the
+ * SFrame tests build their vectors with it.
  *
  * The encoder writes what it is told: it does not check that the table
  * makes sense (tests build hostile tables with it), only that every value
- * fits the field it goes into.
+ * fits the field it goes into; `uwind sframe` checks what it made by
+ * reading it back with the core.
  */
 #ifndef SFRAME_ENC_H
 #define SFRAME_ENC_H

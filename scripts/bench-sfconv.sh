@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Benchmarks (not tests) of `uwind sframe`, the DWARF CFI to SFrame
+# converter, on Debian's own files: its speed in MB (10^6 bytes) of
+# .eh_frame converted per second (the conversion itself, timed in one
+# process on a file already open: list the FDEs, read every row with
+# libdw, encode, read the table back; best of 7), a whole run of the
+# tool for comparison (process start, open, convert, write; best of 5),
+# and the size of the SFrame section made against the .eh_frame it came
+# from.
+#   BENCH sfconv.NAME.speed       MB/s, the conversion
+#   BENCH sfconv.NAME.tool        ms, a whole `uwind sframe FILE -o OUT`
+#   BENCH sfconv.NAME.eh_frame    bytes of DWARF CFI
+#   BENCH sfconv.NAME.sframe      bytes of the SFrame section made
+#   BENCH sfconv.NAME.size        SFrame / .eh_frame, percent
+set -eu
+O=${O:-build}
+UWIND=$O/uwind
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+BENCH=$O/selftests/sfconv/sfconv_bench
+make -s --no-print-directory O="$O" "$UWIND" "$BENCH"
+
+now()
+{
+	date +%s%N
+}
+
+for spec in libc:/lib/x86_64-linux-gnu/libc.so.6 \
+	    libstdcxx:/usr/lib/x86_64-linux-gnu/libstdc++.so.6 \
+	    ldso:/lib64/ld-linux-x86-64.so.2 \
+	    python3:/usr/bin/python3.11 \
+	    a64-libc:/usr/aarch64-linux-gnu/lib/libc.so.6; do
+	name=${spec%%:*}
+	f=${spec#*:}
+	[ -r "$f" ] || { echo "# $f missing"; continue; }
+	# shellcheck disable=SC2046
+	set -- $("$BENCH" "$f" 7)
+	cfi=$2 sf=$4 ns=$6
+	best=0
+	for i in 1 2 3 4 5; do
+		t0=$(now)
+		"$UWIND" sframe "$f" -o "$TMP/out"
+		t1=$(now)
+		d=$((t1 - t0))
+		[ $best -eq 0 ] || [ $d -lt $best ] && best=$d
+	done
+	echo "BENCH sfconv.$name.speed $(awk -v b="$cfi" -v ns="$ns" \
+		'BEGIN { printf "%.1f", b / (ns / 1e9) / 1e6 }') MB/s"
+	echo "BENCH sfconv.$name.tool $(awk -v ns="$best" \
+		'BEGIN { printf "%.1f", ns / 1e6 }') ms"
+	echo "BENCH sfconv.$name.eh_frame $cfi bytes"
+	echo "BENCH sfconv.$name.sframe $sf bytes"
+	echo "BENCH sfconv.$name.size $(awk -v a="$sf" -v b="$cfi" \
+		'BEGIN { printf "%.1f", 100 * a / b }') %"
+done

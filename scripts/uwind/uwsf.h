@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The file `uwind sframe FILE -o OUT` writes: an SFrame section made from
+ * FILE's DWARF CFI, with what is needed to key it to FILE.  It is what
+ * `uwind sframe --install` will put on disk and the kernel module will
+ * read (README.md, "Installed tables").
+ *
+ * A 128-byte header, every field little-endian whatever the target,
+ * then the SFrame section, in the target's byte order:
+ *
+ *   0x00  char[8] magic       "UWSFRAME"
+ *   0x08  u16     version     1
+ *   0x0a  u16     hdr_size    128: the section starts here (8-aligned)
+ *   0x0c  u16     e_machine   EM_X86_64 (62) or EM_AARCH64 (183)
+ *   0x0e  u8      id_len      GNU build-id length, 1..64 (0: none, and
+ *                             the table must not be used)
+ *   0x0f  u8      flags       bit 0: the section is big-endian; others 0
+ *   0x10  u64     sframe_vaddr  the ELF vaddr the section is laid out
+ *                             at: its addresses are that plus the
+ *                             section's own offsets (uwind writes 0, so
+ *                             with PCREL every FDE start field is the
+ *                             function's ELF vaddr minus the field's
+ *                             offset in the section)
+ *   0x18  u64     text_lo     lowest ELF vaddr an FDE covers
+ *   0x20  u64     text_hi     one past the highest
+ *   0x28  u32     sframe_size bytes of section after the header: the
+ *                             file is exactly hdr_size + sframe_size
+ *   0x2c  u32     cfi_size    bytes of DWARF CFI it came from (info)
+ *   0x30  u8[16]  reserved    0
+ *   0x40  u8[64]  build_id    id_len bytes, then zeros
+ *   0x80          the SFrame section (V2, or V3 when FLEX FDEs are needed)
+ *
+ * A reader places the section at sframe_vaddr + the mapping's load bias
+ * (run-time address minus ELF vaddr, as for PT_GNU_SFRAME) after
+ * checking magic, version, hdr_size, the file size, e_machine and that
+ * the mapped file's build-id has id_len bytes equal to build_id.
+ */
+#ifndef UWIND_TOOL_UWSF_H
+#define UWIND_TOOL_UWSF_H
+
+#define UWSF_MAGIC		"UWSFRAME"
+#define UWSF_VERSION		1
+#define UWSF_HDR_SIZE		128
+#define UWSF_F_BIG_ENDIAN	0x01
+#define UWSF_MAX_ID		64
+
+#define UWSF_OFF_VERSION	0x08
+#define UWSF_OFF_HDR_SIZE	0x0a
+#define UWSF_OFF_MACHINE	0x0c
+#define UWSF_OFF_ID_LEN		0x0e
+#define UWSF_OFF_FLAGS		0x0f
+#define UWSF_OFF_VADDR		0x10
+#define UWSF_OFF_TEXT_LO	0x18
+#define UWSF_OFF_TEXT_HI	0x20
+#define UWSF_OFF_SIZE		0x28
+#define UWSF_OFF_CFI_SIZE	0x2c
+#define UWSF_OFF_BUILD_ID	0x40
+
+#endif

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# `uwind sframe` (SFrame made from DWARF CFI): the per-pc verifier
+# against libdw, readelf and the assembler's .sframe, the coverage
+# report, and `uwind stack` on cores of stock-built programs.
+
+SFC_DIR := $(O)/selftests/sfconv
+
+$(SFC_DIR)/sfverify: selftests/sfconv/sfverify.c selftests/common/dwarf_ops.h \
+		selftests/common/elfscn.h \
+		$(LIBUWIND) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND) -ldw -lelf
+
+ALL_TARGETS += $(SFC_DIR)/sfverify
+
+# Stock builds: plain -O2, as distributions build (no frame pointers, no
+# SFrame).  The AArch64 one is static, for qemu-aarch64's cores.
+$(SFC_DIR)/crash: selftests/sfconv/src/crash.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -o $@ $<
+
+$(SFC_DIR)/crash-a64: selftests/sfconv/src/crash.c
+	@mkdir -p $(dir $@)
+	aarch64-linux-gnu-gcc -O2 -static -o $@ $<
+
+ALL_TARGETS += $(SFC_DIR)/crash $(SFC_DIR)/crash-a64
+
+$(SFC_DIR)/sfmutate: selftests/sfconv/sfmutate.c selftests/common/elfscn.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< -lelf
+
+ALL_TARGETS += $(SFC_DIR)/sfmutate
+
+# run-tests.sh word-splits TESTS: one-word wrappers that pass this
+# build's O.  Under ASan (SAN=1) the mutation run is shorter and sfconv.sh
+# runs "quick".
+SFC_RUNS := $(SFC_DIR)/run-sfconv $(SFC_DIR)/run-stock $(SFC_DIR)/run-mutate
+
+$(SFC_DIR)/run-%: selftests/sfconv/build.mk
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh selftests/sfconv/%s.sh %s %s\n' '$*' '$(O)' \
+		'$(if $(SAN),$(if $(filter mutate,$*),30,$(if $(filter sfconv,$*),quick)))' >$@
+	chmod +x $@
+
+ALL_TARGETS += $(SFC_RUNS)
+TESTS += $(SFC_RUNS)
+SAN_TESTS += $(SFC_RUNS)
+
+# The converter alone, timed in-process, for `make bench`.
+$(SFC_DIR)/sfconv_bench: selftests/sfconv/sfconv_bench.c \
+		$(filter-out $(O)/tool/main.o,$(TOOL_OBJS)) $(LIBUWIND)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -Iscripts/uwind $(HOST_LDFLAGS) -o $@ $^ -lelf -ldw
+
+ALL_TARGETS += $(SFC_DIR)/sfconv_bench
