@@ -44,8 +44,8 @@ static uw_always_inline bool bp_prefix(const struct uw_span *t, uint64_t off,
 }
 
 /* Skip blanks from *off; then the token is [*off, return value). */
-static uw_always_inline uint64_t bp_token(const struct uw_span *t, uint64_t *off,
-				uint64_t end)
+static uw_always_inline uint64_t bp_token(const struct uw_span *t,
+					  uint64_t *off, uint64_t end)
 {
 	uint64_t p;
 

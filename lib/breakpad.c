@@ -33,8 +33,8 @@ uw_noinline int uw_bp_hex(const struct uw_span *t, uint64_t *off,
 }
 
 /* The kind of the line [off, end); *rest: where its fields start. */
-static uw_noinline int line_kind(const struct uw_span *t, uint64_t off, uint64_t end,
-		     uint64_t *rest)
+static uw_noinline int line_kind(const struct uw_span *t, uint64_t off,
+				 uint64_t end, uint64_t *rest)
 {
 	if (bp_prefix(t, off, end, S_INIT, sizeof(S_INIT) - 1)) {
 		*rest = off + sizeof(S_INIT) - 1;
@@ -57,8 +57,9 @@ static uw_noinline int line_kind(const struct uw_span *t, uint64_t off, uint64_t
 }
 
 /* INIT: address and size; CFI: address; WIN: type, rva and size. */
-static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p, uint64_t end,
-		    uint64_t *addr, uint64_t *size)
+static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p,
+				     uint64_t end, uint64_t *addr,
+				     uint64_t *size)
 {
 	int err = bp_hex(t, p, end, addr);
 
@@ -68,8 +69,9 @@ static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p, uint6
 	return err;
 }
 
-static uw_always_inline int win_key(const struct uw_span *t, uint64_t *p, uint64_t end,
-		   uint64_t *type, uint64_t *rva, uint64_t *size)
+static uw_always_inline int win_key(const struct uw_span *t, uint64_t *p,
+				    uint64_t end, uint64_t *type,
+				    uint64_t *rva, uint64_t *size)
 {
 	int err = bp_hex(t, p, end, type);
 
@@ -84,8 +86,8 @@ static uw_always_inline int win_key(const struct uw_span *t, uint64_t *p, uint64
  * The search key of the line at off if it is of kind k (INIT: address,
  * WIN: rva), else UW_ENOENT.
  */
-static uw_always_inline int line_key(const struct uw_span *t, uint64_t off, int k,
-			   uint64_t *key)
+static uw_always_inline int line_key(const struct uw_span *t, uint64_t off,
+				     int k, uint64_t *key)
 {
 	uint64_t end = bp_eol(t, off), p;
 
@@ -288,7 +290,8 @@ static int idx_find(const struct uw_bp *bp, uint64_t rva, uint64_t *off)
 	*off = bp->idx[lo - 1].off;
 	/* The entry must name an INIT line, at its start, of its address. */
 	if ((*off && bp->text.data[*off - 1] != '\n') ||
-	    line_key(&bp->text, *off, L_INIT, &key) || key != bp->idx[lo - 1].rva)
+	    line_key(&bp->text, *off, L_INIT, &key) ||
+	    key != bp->idx[lo - 1].rva)
 		return UW_EBADDATA;
 	return 0;
 }

@@ -232,7 +232,8 @@ static int literal(const char *s, size_t len, uint64_t *v)
 	unsigned int base, d;
 	uint64_t n = 0;
 
-	hex = len >= i + 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+	hex = len >= i + 2 && s[i] == '0' &&
+	      (s[i + 1] == 'x' || s[i + 1] == 'X');
 	i += hex ? 2 : 0;
 	base = hex ? 16 : 10;
 	if (i == len)

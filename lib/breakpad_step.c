@@ -41,7 +41,8 @@ static int slot_of(const struct uw_bp *bp, const uint8_t *s, size_t len)
 {
 	int reg;
 
-	if (len == 4 && s[0] == '.' && s[1] == 'c' && s[2] == 'f' && s[3] == 'a')
+	if (len == 4 && s[0] == '.' && s[1] == 'c' && s[2] == 'f' &&
+	    s[3] == 'a')
 		return 0;
 	if (len == 3 && s[0] == '.' && s[1] == 'r' && s[2] == 'a')
 		return 1;
@@ -145,7 +146,7 @@ static uw_noinline int cfi_unwind(struct uw_bp_work *w)
 	ret = collect(w);
 	if (ret)
 		return ret;
-	/* A rule for the pc stands for a missing .ra (as in the spec's example). */
+	/* A rule for the pc stands for a missing .ra (the spec's example). */
 	if (!w->slot[1])
 		w->slot[1] = w->slot[2 + ai->pc];
 	if (!w->slot[0] || !w->slot[1])
@@ -244,7 +245,8 @@ static uw_noinline int win_finish(struct uw_bp_work *w)
 	for (i = 0; i < ev->nvars; i++) {
 		reg = uw_bp_reg(UW_ARCH_X86, ev->var[i], ev->var_len[i]);
 		if (reg >= 0)
-			uw_reg_set(w->caller, (unsigned int)reg, ev->var_val[i]);
+			uw_reg_set(w->caller, (unsigned int)reg,
+				   ev->var_val[i]);
 	}
 	w->flags |= UW_BP_F_WIN;
 	return 1;
@@ -299,11 +301,12 @@ int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 static uw_noinline int bp_done(struct uw_cursor *cur, bool *ra_in_reg,
 			       uint64_t *new_sp)
 {
-	const struct uw_arch_info *ai = uw_arch_get(cur->scratch.bp.w.ev.cfg->arch);
+	const struct uw_bp_work *w = &cur->scratch.bp.w;
+	const struct uw_arch_info *ai = uw_arch_get(w->ev.cfg->arch);
 
 	uw_regs_copy(&cur->regs, &cur->scratch.bp.out);
-	cur->cfa = cur->scratch.bp.w.cfa;
-	*ra_in_reg = cur->scratch.bp.w.flags & UW_BP_F_RA_IN_REG;
+	cur->cfa = w->cfa;
+	*ra_in_reg = w->flags & UW_BP_F_RA_IN_REG;
 	if (!ai || !uw_reg_get(&cur->regs, ai->sp, new_sp) ||
 	    !(cur->regs.valid & ((uint64_t)1 << ai->pc)))
 		return UW_EREG;

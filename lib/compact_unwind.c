@@ -112,7 +112,8 @@ struct page {
 	bool compressed;
 };
 
-static uw_always_inline int read_page(const struct uw_cu *cu, uint32_t i, struct page *p)
+static uw_always_inline int read_page(const struct uw_cu *cu, uint32_t i,
+				      struct page *p)
 {
 	uint32_t kind;
 	uint16_t eoff, ecount = 0, loff = 0;
@@ -135,10 +136,10 @@ static uw_always_inline int read_page(const struct uw_cu *cu, uint32_t i, struct
 		return UW_EBADDATA;
 	}
 	p->compressed = kind == COMPRESSED_PAGE;
-	p->entries = p->off + eoff;	/* both < 2^32 - 2^16: no wrap */
+	p->entries = p->off + eoff;	/* a wrap is caught below */
 	p->enc_off = p->off + loff;
 	p->enc_count = ecount;
-	if (p->entries < p->off ||
+	if (p->entries < p->off || p->enc_off < p->off ||
 	    !array_ok(cu, p->entries, p->count, p->compressed ? 4 : 8) ||
 	    !array_ok(cu, p->enc_off, p->enc_count, 4))
 		return UW_EBOUNDS;
@@ -146,8 +147,8 @@ static uw_always_inline int read_page(const struct uw_cu *cu, uint32_t i, struct
 }
 
 /* Entry j's function offset (image-relative); the page was checked. */
-static uw_always_inline uint32_t entry_fn(const struct uw_cu *cu, const struct page *p,
-			 uint32_t j)
+static uw_always_inline uint32_t entry_fn(const struct uw_cu *cu,
+					  const struct page *p, uint32_t j)
 {
 	uint32_t v = 0;
 
@@ -161,8 +162,9 @@ static uw_always_inline uint32_t entry_fn(const struct uw_cu *cu, const struct p
 	return v;
 }
 
-static uw_always_inline int entry_enc(const struct uw_cu *cu, const struct page *p,
-		     uint32_t j, uint32_t *enc)
+static uw_always_inline int entry_enc(const struct uw_cu *cu,
+				      const struct page *p, uint32_t j,
+				      uint32_t *enc)
 {
 	uint32_t v = 0, k;
 
@@ -180,8 +182,8 @@ static uw_always_inline int entry_enc(const struct uw_cu *cu, const struct page 
 }
 
 /* Fill e from entry j of page i (p); end: where the entry stops. */
-static uw_always_inline int fill(const struct uw_cu *cu, const struct page *p, uint32_t i,
-		uint32_t j, struct uw_cu_entry *e)
+static uw_always_inline int fill(const struct uw_cu *cu, const struct page *p,
+				 uint32_t i, uint32_t j, struct uw_cu_entry *e)
 {
 	uint32_t start = entry_fn(cu, p, j);
 	uint32_t end = j + 1 < p->count ? entry_fn(cu, p, j + 1) : p->end;

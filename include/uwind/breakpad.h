@@ -45,12 +45,12 @@ struct uw_bp_idx {
 
 struct uw_bp {
 	struct uw_span text;	/* the file as mapped (text.addr unused) */
-	uint64_t base;		/* load address: record addresses count from it */
+	uint64_t base;		/* load address (record addresses count from it) */
 	uint8_t arch;		/* enum uw_arch */
 	uint32_t ncfi;		/* STACK CFI INIT records */
 	uint32_t nwin;		/* STACK WIN records */
-	uint64_t cfi_lo, cfi_hi;	/* lines from the first INIT to the last CFI */
-	uint64_t win_lo, win_hi;	/* lines from the first to the last WIN */
+	uint64_t cfi_lo, cfi_hi;	/* first INIT line to last CFI line */
+	uint64_t win_lo, win_hi;	/* first to last WIN line */
 	uint64_t win_max;	/* largest code size of a WIN record */
 	/* The MODULE line's fields (len 0: no MODULE line), for the host. */
 	uint64_t id_off, name_off;

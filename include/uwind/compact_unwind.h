@@ -43,7 +43,7 @@ struct uw_cu {
 	uint64_t base;		/* address function offsets count from */
 	uint32_t enc_off, enc_count;	/* common encodings */
 	uint32_t pers_off, pers_count;	/* personalities (not used) */
-	uint32_t idx_off, idx_count;	/* first-level index, sentinel included */
+	uint32_t idx_off, idx_count;	/* first-level index (and sentinel) */
 	uint8_t arch;		/* enum uw_arch: X86_64, X86 or AARCH64 */
 };
 
@@ -82,7 +82,7 @@ struct uw_cu_rule {
 	uint8_t kind;		/* enum uw_cu_kind */
 	uint8_t nsaved;
 	uint8_t ra_in_lr;	/* arm64 frameless: the return address is lr */
-	uint32_t stack_size;	/* FRAMELESS: bytes; IND: bytes added to [sub] */
+	uint32_t stack_size;	/* FRAMELESS: bytes; IND: added to [sub] */
 	uint32_t sub_off;	/* IND: offset of the sub's immediate in fn */
 	uint32_t dwarf_off;	/* DWARF: FDE offset in __eh_frame (a hint) */
 	struct uw_cu_save saved[UW_CU_MAX_SAVED];	/* CFA-relative */
