@@ -7,9 +7,10 @@
 #ifndef UWIND_LIB_BP_TEXT_H
 #define UWIND_LIB_BP_TEXT_H
 
-#include <uwind/breakpad.h>
+#include <uwind/uwind.h>
+#include "compiler.h"
 
-static uw_always_inline bool bp_space(char c)
+static uwi_always_inline bool bp_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
 }
@@ -30,7 +31,7 @@ static inline uint64_t bp_next_line(const struct uw_span *t, uint64_t off)
 }
 
 /* Does the text at off (before end) start with the len bytes of s? */
-static uw_always_inline bool bp_prefix(const struct uw_span *t, uint64_t off,
+static uwi_always_inline bool bp_prefix(const struct uw_span *t, uint64_t off,
 			     uint64_t end, const char *s, size_t len)
 {
 	size_t i;
@@ -44,7 +45,7 @@ static uw_always_inline bool bp_prefix(const struct uw_span *t, uint64_t off,
 }
 
 /* Skip blanks from *off; then the token is [*off, return value). */
-static uw_always_inline uint64_t bp_token(const struct uw_span *t,
+static uwi_always_inline uint64_t bp_token(const struct uw_span *t,
 					  uint64_t *off, uint64_t end)
 {
 	uint64_t p;
@@ -60,9 +61,9 @@ static uw_always_inline uint64_t bp_token(const struct uw_span *t,
 /*
  * A hexadecimal field (no prefix, at most 16 digits) at *off: inlined
  * where the walker's search runs (its pointers then cost no stack), out
- * of line (uw_bp_hex, breakpad.c) everywhere else.
+ * of line (uwi_bp_hex, breakpad.c) everywhere else.
  */
-static uw_always_inline int bp_hex(const struct uw_span *t, uint64_t *off,
+static uwi_always_inline int bp_hex(const struct uw_span *t, uint64_t *off,
 				   uint64_t end, uint64_t *v)
 {
 	uint64_t p = bp_token(t, off, end), q;
@@ -87,7 +88,7 @@ static uw_always_inline int bp_hex(const struct uw_span *t, uint64_t *off,
 	return 0;
 }
 
-int uw_bp_hex(const struct uw_span *t, uint64_t *off, uint64_t end,
+int uwi_bp_hex(const struct uw_span *t, uint64_t *off, uint64_t end,
 	      uint64_t *v);
 
 /*
@@ -95,12 +96,12 @@ int uw_bp_hex(const struct uw_span *t, uint64_t *off, uint64_t end,
  * value left (in ev->value), else none.  1: the expression is ".undef"
  * (breakpad_eval.c).
  */
-int uw_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr);
+int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr);
 
 /*
  * A word of program memory (4 or 8 bytes as the architecture's), read
  * through the accessor within the stack bounds, via ev->buf.
  */
-int uw_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v);
+int uwi_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v);
 
 #endif /* UWIND_LIB_BP_TEXT_H */

@@ -16,7 +16,7 @@
  * uw_bp_init), so a probe at any byte finds the next INIT line after it
  * and halves the range; lines of other kinds in between are skipped.
  */
-#include <uwind/breakpad.h>
+#include <uwind/uwind.h>
 #include "bp_text.h"
 
 enum { L_OTHER, L_INIT, L_CFI, L_WIN, L_MODULE };
@@ -26,14 +26,14 @@ enum { L_OTHER, L_INIT, L_CFI, L_WIN, L_MODULE };
 #define S_WIN	"STACK WIN "
 #define S_MOD	"MODULE "
 
-uw_noinline int uw_bp_hex(const struct uw_span *t, uint64_t *off,
+uwi_noinline int uwi_bp_hex(const struct uw_span *t, uint64_t *off,
 			  uint64_t end, uint64_t *v)
 {
 	return bp_hex(t, off, end, v);
 }
 
 /* The kind of the line [off, end); *rest: where its fields start. */
-static uw_noinline int line_kind(const struct uw_span *t, uint64_t off,
+static uwi_noinline int line_kind(const struct uw_span *t, uint64_t off,
 				 uint64_t end, uint64_t *rest)
 {
 	if (bp_prefix(t, off, end, S_INIT, sizeof(S_INIT) - 1)) {
@@ -57,7 +57,7 @@ static uw_noinline int line_kind(const struct uw_span *t, uint64_t off,
 }
 
 /* INIT: address and size; CFI: address; WIN: type, rva and size. */
-static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p,
+static uwi_always_inline int init_key(const struct uw_span *t, uint64_t *p,
 				     uint64_t end, uint64_t *addr,
 				     uint64_t *size)
 {
@@ -69,7 +69,7 @@ static uw_always_inline int init_key(const struct uw_span *t, uint64_t *p,
 	return err;
 }
 
-static uw_always_inline int win_key(const struct uw_span *t, uint64_t *p,
+static uwi_always_inline int win_key(const struct uw_span *t, uint64_t *p,
 				    uint64_t end, uint64_t *type,
 				    uint64_t *rva, uint64_t *size)
 {
@@ -86,7 +86,7 @@ static uw_always_inline int win_key(const struct uw_span *t, uint64_t *p,
  * The search key of the line at off if it is of kind k (INIT: address,
  * WIN: rva), else UW_ENOENT.
  */
-static uw_always_inline int line_key(const struct uw_span *t, uint64_t off,
+static uwi_always_inline int line_key(const struct uw_span *t, uint64_t off,
 				     int k, uint64_t *key)
 {
 	uint64_t end = bp_eol(t, off), p;
@@ -153,7 +153,7 @@ static int fields(const struct uw_span *t, uint64_t p, uint64_t end,
 	int err = 0;
 
 	for (i = 0; !err && i < n; i++)
-		err = uw_bp_hex(t, &p, end, &v[i]);
+		err = uwi_bp_hex(t, &p, end, &v[i]);
 	if (!err && v[n - 2] + v[n - 1] < v[n - 2])
 		err = UW_EBADDATA;
 	return err;
@@ -300,7 +300,7 @@ static int idx_find(const struct uw_bp *bp, uint64_t rva, uint64_t *off)
  * The INIT line at rec->init_off, if it covers rva, and the deltas after
  * it up to rva: rec->end_off is the end of the last one that applies.
  */
-static uw_noinline int cfi_lines(const struct uw_bp *bp, uint64_t rva,
+static uwi_noinline int cfi_lines(const struct uw_bp *bp, uint64_t rva,
 				 struct uw_bp_cfi *rec)
 {
 	const struct uw_span *t = &bp->text;
@@ -418,7 +418,7 @@ static bool win_better(uint64_t type, uint64_t start, uint64_t size,
 }
 
 /* From the line at w->off on, the best WIN record covering rva. */
-static uw_noinline int win_scan(const struct uw_bp *bp, uint64_t rva,
+static uwi_noinline int win_scan(const struct uw_bp *bp, uint64_t rva,
 				struct uw_bp_win *w)
 {
 	const struct uw_span *t = &bp->text;

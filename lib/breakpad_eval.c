@@ -18,7 +18,7 @@
  * sp, lr, pc; ARM64 x0-x30, sp, pc.  fp and lr are accepted as the
  * frame pointer and link register of ARM and ARM64.
  */
-#include <uwind/breakpad.h>
+#include <uwind/uwind.h>
 #include "span.h"
 #include "bp_text.h"
 
@@ -165,7 +165,7 @@ static bool word32(const struct uw_bp_eval *ev)
 }
 
 /* The value of name s[0..len): a variable, .cfa, a WIN name, a register. */
-static uw_noinline int resolve(const struct uw_bp_eval *ev, const char *s,
+static uwi_noinline int resolve(const struct uw_bp_eval *ev, const char *s,
 			       size_t len, uint64_t *v)
 {
 	unsigned int i;
@@ -197,7 +197,7 @@ static uw_noinline int resolve(const struct uw_bp_eval *ev, const char *s,
 }
 
 /* Pop a value: a name on the stack is looked up now, as Breakpad does. */
-static uw_noinline int pop(struct uw_bp_eval *ev, uint64_t *v)
+static uwi_noinline int pop(struct uw_bp_eval *ev, uint64_t *v)
 {
 	unsigned int d;
 
@@ -258,7 +258,7 @@ static int literal(const char *s, size_t len, uint64_t *v)
 }
 
 /* a / b or a % b by shifts: 32-bit targets have no 64-bit divide. */
-static uw_noinline uint64_t divmod(uint64_t a, uint64_t b, bool mod)
+static uwi_noinline uint64_t divmod(uint64_t a, uint64_t b, bool mod)
 {
 	uint64_t q = 0, r = 0;
 	int i;
@@ -298,7 +298,7 @@ static int arith(char op, uint64_t a, uint64_t b, uint64_t *r)
  * '^': a word of program memory, read through the caller's accessor
  * (within the stack bounds, when given) into the evaluator's buffer.
  */
-int uw_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v)
+int uwi_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v)
 {
 	const struct uw_walk_cfg *cfg = ev->cfg;
 	unsigned int n = word32(ev) ? 4 : 8;
@@ -312,7 +312,7 @@ int uw_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v)
 		return UW_ESTACK;
 	if (cfg->mem.read(cfg->mem.ctx, addr, ev->buf, n))
 		return UW_EREAD;
-	*v = uw_load(ev->buf, n, cfg->big_endian);
+	*v = uwi_load(ev->buf, n, cfg->big_endian);
 	return 0;
 }
 
@@ -370,7 +370,7 @@ static int step(struct uw_bp_eval *ev, const char *t, size_t n)
 			return err;
 		if (t[0] == '=')
 			return assign(ev, o[0]);
-		err = uw_bp_read(ev, o[0], &o[0]);
+		err = uwi_bp_read(ev, o[0], &o[0]);
 		ev->derefs++;
 		return err ? err : push(ev, o[0], 0);
 	}
@@ -387,7 +387,7 @@ static int step(struct uw_bp_eval *ev, const char *t, size_t n)
  * to ev->value; else none.  Returns 0, 1 for an expression that is
  * ".undef" alone (the register cannot be recovered), or an error.
  */
-int uw_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
+int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
 {
 	size_t i = 0, j;
 	int err;
@@ -425,7 +425,7 @@ int uw_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
 int uw_bp_eval_expr(struct uw_bp_eval *ev, const char *s, size_t len,
 		    uint64_t *value)
 {
-	int err = uw_bp_run(ev, s, len, true);
+	int err = uwi_bp_run(ev, s, len, true);
 
 	if (err == 1)
 		return UW_EBADDATA;	/* ".undef": a name nothing defines */
@@ -436,7 +436,7 @@ int uw_bp_eval_expr(struct uw_bp_eval *ev, const char *s, size_t len,
 
 int uw_bp_eval_prog(struct uw_bp_eval *ev, const char *s, size_t len)
 {
-	return uw_bp_run(ev, s, len, false);
+	return uwi_bp_run(ev, s, len, false);
 }
 
 int uw_bp_eval_var(const struct uw_bp_eval *ev, const char *name,

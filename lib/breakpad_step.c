@@ -23,7 +23,7 @@
  * uw_bp_work (the cursor's scratch), and the evaluator is one flat
  * function.
  */
-#include <uwind/breakpad.h>
+#include <uwind/uwind.h>
 #include "bp_text.h"
 #include "walk.h"
 #include "regsave.h"
@@ -81,7 +81,7 @@ static int rules(const struct uw_bp *bp, struct uw_bp_work *w, uint64_t q,
 }
 
 /* The rules in force: the INIT line's, then each delta's. */
-static uw_noinline int collect(struct uw_bp_work *w)
+static uwi_noinline int collect(struct uw_bp_work *w)
 {
 	const struct uw_span *t = &w->bp->text;
 	uint64_t p = w->cfi.init_off, q, end, v;
@@ -93,9 +93,9 @@ static uw_noinline int collect(struct uw_bp_work *w)
 	while (p < w->cfi.end_off) {
 		end = bp_eol(t, p);
 		q = p + (p == w->cfi.init_off ? S_INIT_LEN : S_CFI_LEN);
-		err = uw_bp_hex(t, &q, end, &v);
+		err = uwi_bp_hex(t, &q, end, &v);
 		if (!err && p == w->cfi.init_off)
-			err = uw_bp_hex(t, &q, end, &v);
+			err = uwi_bp_hex(t, &q, end, &v);
 		err = err ? err : rules(w->bp, w, q, end);
 		if (err)
 			return err;
@@ -105,18 +105,18 @@ static uw_noinline int collect(struct uw_bp_work *w)
 }
 
 /* Slot k's rule: 0 with w->ev.value, 1 for ".undef", <0 an error. */
-static uw_always_inline int rule(struct uw_bp_work *w, unsigned int k)
+static uwi_always_inline int rule(struct uw_bp_work *w, unsigned int k)
 {
 	const struct uw_span *t = &w->bp->text;
 
-	return uw_bp_run(&w->ev, (const char *)t->data + w->slot[k],
+	return uwi_bp_run(&w->ev, (const char *)t->data + w->slot[k],
 			 t->size - w->slot[k], true);
 }
 
 /* The caller's pc and, unless a rule gave it, stack pointer. */
-static uw_noinline int cfi_finish(struct uw_bp_work *w)
+static uwi_noinline int cfi_finish(struct uw_bp_work *w)
 {
-	const struct uw_arch_info *ai = uw_arch_get(w->ev.cfg->arch);
+	const struct uw_arch_info *ai = &uwi_arch_get(w->ev.cfg->arch)->info;
 
 	if (w->ev.cfg->arch == UW_ARCH_AARCH64)
 		w->ra &= ~w->ev.cfg->pac_mask;
@@ -134,12 +134,12 @@ static void carry(struct uw_bp_work *w)
 	for (i = 0; i < UW_NREGS; i++)
 		w->caller->r[i] = w->callee->r[i];
 	w->caller->valid = w->callee->valid &
-			   uw_callee_saved((enum uw_arch)w->bp->arch);
+			   uwi_callee_saved((enum uw_arch)w->bp->arch);
 }
 
-static uw_noinline int cfi_unwind(struct uw_bp_work *w)
+static uwi_noinline int cfi_unwind(struct uw_bp_work *w)
 {
-	const struct uw_arch_info *ai = uw_arch_get(w->ev.cfg->arch);
+	const struct uw_arch_info *ai = &uwi_arch_get(w->ev.cfg->arch)->info;
 	unsigned int k;
 	int ret;
 
@@ -182,14 +182,14 @@ static uw_noinline int cfi_unwind(struct uw_bp_work *w)
  * .raSearch: the first of four words from start that holds a code
  * address (inside one of the walk's modules), else start.
  */
-static uw_noinline uint64_t ra_search(struct uw_bp_eval *ev, uint64_t start)
+static uwi_noinline uint64_t ra_search(struct uw_bp_eval *ev, uint64_t start)
 {
 	const struct uw_walk_cfg *cfg = ev->cfg;
 	unsigned int i;
 	size_t m;
 
 	for (i = 0; i < 4; i++) {
-		if (uw_bp_read(ev, start + 4 * i, &ev->opnd[0]))
+		if (uwi_bp_read(ev, start + 4 * i, &ev->opnd[0]))
 			break;
 		for (m = 0; m < cfg->nmods; m++)
 			if (ev->opnd[0] >= cfg->mods[m].start &&
@@ -200,7 +200,7 @@ static uw_noinline uint64_t ra_search(struct uw_bp_eval *ev, uint64_t start)
 }
 
 /* STACK WIN: the program's names, and the program to run (w->prog). */
-static uw_noinline int win_setup(struct uw_bp_work *w)
+static uwi_noinline int win_setup(struct uw_bp_work *w)
 {
 	const struct uw_bp_win *win = &w->win;
 	struct uw_bp_eval *ev = &w->ev;
@@ -232,7 +232,7 @@ static uw_noinline int win_setup(struct uw_bp_work *w)
 }
 
 /* STACK WIN, after the program: the registers it assigned. */
-static uw_noinline int win_finish(struct uw_bp_work *w)
+static uwi_noinline int win_finish(struct uw_bp_work *w)
 {
 	struct uw_bp_eval *ev = &w->ev;
 	unsigned int i;
@@ -252,7 +252,7 @@ static uw_noinline int win_finish(struct uw_bp_work *w)
 	return 1;
 }
 
-static uw_noinline int win_unwind(struct uw_bp_work *w)
+static uwi_noinline int win_unwind(struct uw_bp_work *w)
 {
 	struct uw_bp_eval *ev = &w->ev;
 	int err = win_setup(w);
@@ -261,18 +261,18 @@ static uw_noinline int win_unwind(struct uw_bp_work *w)
 		return err;
 	ev->win[UW_BP_RA_SEARCH_START] = ev->win[UW_BP_RA_SEARCH] =
 		ra_search(ev, ev->win[UW_BP_RA_SEARCH_START]);
-	err = uw_bp_run(ev, w->prog, w->prog_len, false);
+	err = uwi_bp_run(ev, w->prog, w->prog_len, false);
 	return err ? err : win_finish(w);
 }
 
 /* Find the records for w->pc and run them. */
-static uw_noinline int unwind(struct uw_bp_work *w)
+static uwi_noinline int unwind(struct uw_bp_work *w)
 {
 	int err;
 
 	w->flags = 0;
 	w->params = 0;
-	if (!uw_arch_get(w->ev.cfg->arch) || w->ev.cfg->arch != w->bp->arch)
+	if (!uwi_arch_get(w->ev.cfg->arch) || w->ev.cfg->arch != w->bp->arch)
 		return UW_EARCH;
 	if (w->bp->arch == UW_ARCH_X86) {
 		err = uw_bp_find_win(w->bp, w->pc, &w->win);
@@ -298,41 +298,41 @@ int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 }
 
 /* The walker's cursor takes the caller the rules gave. */
-static uw_noinline int bp_done(struct uw_cursor *cur, bool *ra_in_reg,
-			       uint64_t *new_sp)
+static uwi_noinline int bp_done(struct uw_cursor *cur,
+				const struct uw_arch_info *ai)
 {
-	const struct uw_bp_work *w = &cur->scratch.bp.w;
-	const struct uw_arch_info *ai = uw_arch_get(w->ev.cfg->arch);
+	const struct uw_bp_work *w = &cur->scratch.bp;
 
-	uw_regs_copy(&cur->regs, &cur->scratch.bp.out);
+	uwi_regs_copy(&cur->regs, &w->out);
 	cur->cfa = w->cfa;
-	*ra_in_reg = w->flags & UW_BP_F_RA_IN_REG;
-	if (!ai || !uw_reg_get(&cur->regs, ai->sp, new_sp) ||
+	cur->step.ra_in_reg = w->flags & UW_BP_F_RA_IN_REG;
+	/* For the caller's step: .cbCalleeParams. */
+	cur->step.bp_params = w->params;
+	cur->step.bp_depth = cur->depth + 1;
+	if (!(cur->regs.valid & ((uint64_t)1 << ai->sp)) ||
 	    !(cur->regs.valid & ((uint64_t)1 << ai->pc)))
 		return UW_EREG;
-	return 1;
+	return UWI_STEPPED;
 }
 
-int uw_bp_walk_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		    const struct uw_module *mod, uint64_t lookup,
-		    bool *ra_in_reg, uint64_t *new_sp)
+int uwi_bp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		const struct uwi_arch *a, const struct uw_bp *bp, uint64_t pc)
 {
-	struct uw_bp_work *w = &cur->scratch.bp.w;
+	struct uw_bp_work *w = &cur->scratch.bp;
 	int ret;
 
-	if (!mod->bp)
-		return UW_ENOENT;
-	/* The scratch still holds the callee's step if Breakpad made it. */
-	w->callee_params = cur->depth && cur->source == UW_SRC_BREAKPAD ?
-			   w->params : 0;
-	cur->source = UW_SRC_BREAKPAD;
-	w->bp = mod->bp;
+	/* The callee's .cbParams, if Breakpad's STACK WIN unwound it. */
+	w->callee_params = cur->depth && cur->step.bp_depth == cur->depth ?
+			   cur->step.bp_params : 0;
+	w->bp = bp;
 	w->callee = w->ev.regs = &cur->regs;
-	w->caller = &cur->scratch.bp.out;
+	w->caller = &w->out;
 	w->ev.cfg = cfg;
-	w->ra_in_reg = ra_in_reg;
-	w->new_sp = new_sp;
-	w->pc = lookup;
+	w->pc = pc;
 	ret = unwind(w);
-	return ret <= 0 ? ret : bp_done(cur, w->ra_in_reg, w->new_sp);
+	if (ret == UW_ENOENT)
+		return UWI_NEXT;
+	if (ret == 0)
+		return UWI_OUTERMOST;
+	return ret < 0 ? ret : bp_done(cur, &a->info);
 }

@@ -9,31 +9,30 @@
  * the stack before each read (through the accessor and the walk's stack
  * bounds) rather than after.
  */
-#include <uwind/chrome.h>
 #include "span.h"
+#include "walk.h"
 #include "arm_exec.h"
 
 #define PAGE_SHIFT_BYTES	17	/* 128 KiB pages */
 
 static int table(const struct uw_span *b, uint32_t off, uint64_t len)
 {
-	return uw_span_has(b, off, len) ? 0 : UW_EHEADER;
+	return uwi_span_has(b, off, len) ? 0 : UW_EHEADER;
 }
 
 int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
 		   uint64_t text_start, bool big_endian)
 {
-	uint32_t h[8], prev = 0, v = 0, i;
+	uint32_t h[8], prev = 0, v, i;
 	int err;
 
 	if (!ct || !blob || !blob->data)
 		return UW_EINVAL;
 	if (blob->size < UW_CHROME_HDR_SIZE)
 		return UW_EBOUNDS;
-	for (i = 0; i < 8; i++) {
-		h[i] = 0;
-		uw_rd32(blob, 4 * i, big_endian, &h[i]);
-	}
+	/* Inside the blob: its size was just checked. */
+	for (i = 0; i < 8; i++)
+		h[i] = (uint32_t)uwi_load(blob->data + 4 * i, 4, big_endian);
 	ct->blob = *blob;
 	ct->text_start = text_start;
 	ct->big_endian = big_endian;
@@ -53,7 +52,10 @@ int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
 		return err;
 	/* Page starts never decrease and never pass the function table. */
 	for (i = 0; i < ct->pages; i++) {
-		uw_rd32(blob, ct->page_off + 4 * (uint64_t)i, big_endian, &v);
+		err = uwi_rd32(blob, ct->page_off + 4 * (uint64_t)i, big_endian,
+			       &v);
+		if (err)
+			return err;
 		if (v < prev || v > ct->fns)
 			return UW_EUNSORTED;
 		prev = v;
@@ -61,26 +63,30 @@ int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
 	return 0;
 }
 
+/*
+ * The first function table entry of a page, fns past the last page.  The
+ * page table lies inside the blob and is ordered (uw_chrome_init).
+ */
 static uint32_t page_start(const struct uw_chrome *ct, uint32_t page)
 {
-	uint32_t v = ct->fns;
-
-	if (page < ct->pages)
-		uw_rd32(&ct->blob, ct->page_off + 4 * (uint64_t)page,
-			ct->big_endian, &v);
-	return v;		/* in bounds and ordered: uw_chrome_init */
+	if (page >= ct->pages)
+		return ct->fns;
+	return (uint32_t)uwi_load(ct->blob.data + ct->page_off +
+				  4 * (uint64_t)page, 4,
+				  ct->big_endian);
 }
 
-/* Function table entry i: page offset (halfwords) and offset table index. */
+/*
+ * Function table entry i < fns: page offset (halfwords) and offset table
+ * index.  The function table lies inside the blob (uw_chrome_init).
+ */
 static void fn_entry(const struct uw_chrome *ct, uint32_t i, uint16_t *pio,
 		     uint16_t *fot)
 {
-	uint64_t off = ct->fn_off + 4 * (uint64_t)i;
+	const uint8_t *p = ct->blob.data + ct->fn_off + 4 * (uint64_t)i;
 
-	*pio = 0;
-	*fot = 0;
-	uw_rd16(&ct->blob, off, ct->big_endian, pio);
-	uw_rd16(&ct->blob, off + 2, ct->big_endian, fot);
+	*pio = (uint16_t)uwi_load(p, 2, ct->big_endian);
+	*fot = (uint16_t)uwi_load(p + 2, 2, ct->big_endian);
 }
 
 /* A uleb128 of at most 32 bits at *pos inside the offset table. */
@@ -183,9 +189,89 @@ int uw_chrome_find(const struct uw_chrome *ct, uint64_t pc,
 int uw_chrome_exec(const struct uw_chrome *ct, const struct uw_chrome_loc *loc,
 		   const struct uw_walk_cfg *cfg, struct uw_regs *regs)
 {
-	struct uw_arm_vrs v;
+	struct uwi_arm_vrs v;
 
-	uw_arm_vrs_bytes(&v, regs, ct->blob.data + ct->insn_off, ct->insn_size,
+	uwi_arm_vrs_bytes(&v, regs, ct->blob.data + ct->insn_off, ct->insn_size,
 			 loc->insn);
-	return uw_arm_exec(&v, cfg);
+	return uwi_arm_exec(&v, cfg);
+}
+
+/*
+ * The check's progress through entry c->item: c->sub is its page,
+ * c->off its offset list position + 1 (0: the entry is not begun),
+ * c->prev the page offset of the entry before it.
+ */
+enum { LIST_END = 1 };
+
+/* Begin entry c->item: in page order with the entry before it. */
+static int check_begin(const struct uw_chrome *ct, struct uw_check *c)
+{
+	uint32_t i = c->item;
+	uint16_t pio, fot;
+
+	/* Pages are ordered: each entry moves the page forward, if at all. */
+	while (c->sub < ct->pages && page_start(ct, c->sub + 1) <= i)
+		c->sub++;
+	fn_entry(ct, i, &pio, &fot);
+	/* The lookup searches a page's entries by halves. */
+	if (c->sub < ct->pages && page_start(ct, c->sub) < i && pio < c->prev)
+		return UW_EUNSORTED;
+	c->prev = pio;
+	c->off = (uint32_t)fot + 1;
+	return 0;
+}
+
+/*
+ * The next (offset, instruction) pair of the entry's list, and the
+ * sequence it names, as uw_chrome_find() and uw_chrome_exec() read them:
+ * 0, LIST_END after the pair with offset 0, or an error.
+ */
+static int check_pair(const struct uw_chrome *ct, struct uw_check *c,
+		      uint64_t *units)
+{
+	uint32_t pos = c->off - 1, foff, insn;
+	struct uwi_arm_vrs v;
+	int err;
+
+	err = uleb(ct, &pos, &foff);
+	err = err ? err : uleb(ct, &pos, &insn);
+	if (err)
+		return err;
+	if (insn >= ct->insn_size)
+		return UW_EBADDATA;
+	uwi_arm_vrs_bytes(&v, NULL, ct->blob.data + ct->insn_off,
+			  ct->insn_size, insn);
+	err = uwi_arm_check_ops(&v, units);
+	if (err)
+		return err;
+	c->off = pos + 1;	/* pos <= fot_size < 2^32 - 1 */
+	return foff == 0 ? LIST_END : 0;
+}
+
+int uw_chrome_check(const struct uw_chrome *ct, struct uw_check *c)
+{
+	uint64_t units = 0;
+	int ret;
+
+	if (!ct || !c)
+		return UW_EINVAL;
+	/* Each pair moves through the offset table: bounded by its size. */
+	while (c->item < ct->fns) {
+		if (c->limit && units >= c->limit)
+			return UW_CHECK_MORE;
+		units++;
+		if (!c->off) {
+			ret = check_begin(ct, c);
+			if (ret)
+				return ret;
+		}
+		ret = check_pair(ct, c, &units);
+		if (ret < 0)
+			return ret;
+		if (ret == LIST_END) {
+			c->item++;
+			c->off = 0;
+		}
+	}
+	return UW_CHECK_DONE;
 }

@@ -19,7 +19,7 @@
  * immediate a frameless-indirect encoding names is checked before its
  * immediate is used.
  */
-#include <uwind/compact_unwind.h>
+#include <uwind/uwind.h>
 #include "span.h"
 #include "walk.h"
 #include "regsave.h"
@@ -30,19 +30,19 @@
 
 static int rd32(const struct uw_cu *cu, uint64_t off, uint32_t *v)
 {
-	return uw_rd32(&cu->sec, off, false, v);
+	return uwi_rd32(&cu->sec, off, false, v);
 }
 
 static int rd16(const struct uw_cu *cu, uint64_t off, uint16_t *v)
 {
-	return uw_rd16(&cu->sec, off, false, v);
+	return uwi_rd16(&cu->sec, off, false, v);
 }
 
 /* count elements of size bytes at off, inside the section. */
 static bool array_ok(const struct uw_cu *cu, uint32_t off, uint32_t count,
 		     unsigned int size)
 {
-	return uw_span_has(&cu->sec, off, (uint64_t)count * size);
+	return uwi_span_has(&cu->sec, off, (uint64_t)count * size);
 }
 
 static int idx_fn(const struct uw_cu *cu, uint32_t i, uint32_t *fo)
@@ -112,7 +112,7 @@ struct page {
 	bool compressed;
 };
 
-static uw_always_inline int read_page(const struct uw_cu *cu, uint32_t i,
+static uwi_always_inline int read_page(const struct uw_cu *cu, uint32_t i,
 				      struct page *p)
 {
 	uint32_t kind;
@@ -147,7 +147,7 @@ static uw_always_inline int read_page(const struct uw_cu *cu, uint32_t i,
 }
 
 /* Entry j's function offset (image-relative); the page was checked. */
-static uw_always_inline uint32_t entry_fn(const struct uw_cu *cu,
+static uwi_always_inline uint32_t entry_fn(const struct uw_cu *cu,
 					  const struct page *p, uint32_t j)
 {
 	uint32_t v = 0;
@@ -162,7 +162,7 @@ static uw_always_inline uint32_t entry_fn(const struct uw_cu *cu,
 	return v;
 }
 
-static uw_always_inline int entry_enc(const struct uw_cu *cu,
+static uwi_always_inline int entry_enc(const struct uw_cu *cu,
 				      const struct page *p, uint32_t j,
 				      uint32_t *enc)
 {
@@ -182,7 +182,7 @@ static uw_always_inline int entry_enc(const struct uw_cu *cu,
 }
 
 /* Fill e from entry j of page i (p); end: where the entry stops. */
-static uw_always_inline int fill(const struct uw_cu *cu, const struct page *p,
+static uwi_always_inline int fill(const struct uw_cu *cu, const struct page *p,
 				 uint32_t i, uint32_t j, struct uw_cu_entry *e)
 {
 	uint32_t start = entry_fn(cu, p, j);
@@ -455,14 +455,14 @@ int uw_cu_ind_size(const struct uw_cu_rule *r, uint64_t fn_start,
 		return UW_EINVAL;
 	if (cfg->arch != UW_ARCH_X86_64 && cfg->arch != UW_ARCH_X86)
 		return UW_EARCH;
-	if (r->sub_off < op || uw_add_off(fn_start, r->sub_off - op, &at))
+	if (r->sub_off < op || uwi_add_off(fn_start, r->sub_off - op, &at))
 		return UW_EBADDATA;
 	if (cfg->mem.read(cfg->mem.ctx, at, buf, op + 4))
 		return UW_EREAD;
 	if ((is64 && buf[0] != 0x48) || buf[op - 2] != 0x81 ||
 	    buf[op - 1] != 0xec)
 		return UW_EBADDATA;
-	*size = uw_load(buf + op, 4, false) + r->stack_size;
+	*size = uwi_load(buf + op, 4, false) + r->stack_size;
 	return 0;
 }
 
@@ -471,7 +471,7 @@ int uw_cu_ind_size(const struct uw_cu_rule *r, uint64_t fn_start,
 /* The CFA the rule gives on the cursor's registers, into w->cfa. */
 static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
 {
-	struct uw_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &cur->scratch.cu;
 	uint64_t *v = w->tmp;	/* base, size */
 	int err = 0;
 
@@ -483,11 +483,12 @@ static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
 	} else {
 		if (!uw_reg_get(&cur->regs, ai->sp, &v[0]))
 			return UW_EREG;
+		/* The sub is read at its run-time address. */
 		if (w->r.kind == UW_CU_FRAMELESS_IND)
-			err = uw_cu_ind_size(&w->r, w->e.fn_start, w->cfg,
-					     &v[1]);
+			err = uw_cu_ind_size(&w->r, w->e.fn_start + w->bias,
+					     w->cfg, &v[1]);
 	}
-	return err ? err : uw_add_off(v[0], (int64_t)v[1], &w->cfa);
+	return err ? err : uwi_add_off(v[0], (int64_t)v[1], &w->cfa);
 }
 
 /*
@@ -495,10 +496,10 @@ static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
  * values go to the scratch, not the stack); the caller keeps the
  * callee-saved registers the encoding does not name.
  */
-static uw_noinline int cu_apply(struct uw_cursor *cur,
-				const struct uw_arch_info *ai)
+static uwi_noinline int cu_apply(struct uw_cursor *cur,
+				 const struct uw_arch_info *ai)
 {
-	struct uw_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &cur->scratch.cu;
 	const struct uw_walk_cfg *cfg = w->cfg;
 	unsigned int i, n = ai->ptr_size;
 	int err;
@@ -509,20 +510,20 @@ static uw_noinline int cu_apply(struct uw_cursor *cur,
 	if (w->r.ra_in_lr)
 		err = uw_reg_get(&cur->regs, ai->ra, &w->ra) ? 0 : UW_EREG;
 	else
-		err = uw_add_off(w->cfa, -(int64_t)n, &w->tmp[0]) ?
-		      UW_EOVERFLOW : uw_read_word(cfg, n, w->tmp[0], &w->ra);
+		err = uwi_add_off(w->cfa, -(int64_t)n, &w->tmp[0]) ?
+		      UW_EOVERFLOW : uwi_read_word(cfg, n, w->tmp[0], &w->ra);
 	/* FRAME: cfa = fp + 2n, no wrap. */
 	if (!err && w->r.kind == UW_CU_FRAME)
-		err = uw_read_word(cfg, n, w->cfa - 2 * n, &w->fp);
+		err = uwi_read_word(cfg, n, w->cfa - 2 * n, &w->fp);
 	for (i = 0; !err && i < w->r.nsaved; i++) {
-		err = uw_add_off(w->cfa, w->r.saved[i].off, &w->tmp[0]);
-		err = err ? err : uw_read_word(cfg, n, w->tmp[0], &w->val[i]);
+		err = uwi_add_off(w->cfa, w->r.saved[i].off, &w->tmp[0]);
+		err = err ? err : uwi_read_word(cfg, n, w->tmp[0], &w->val[i]);
 	}
 	if (err)
 		return err;
 	if (cfg->arch == UW_ARCH_AARCH64)
 		w->ra &= ~cfg->pac_mask;
-	cur->regs.valid &= uw_callee_saved(cfg->arch);
+	cur->regs.valid &= uwi_callee_saved(cfg->arch);
 	for (i = 0; i < w->r.nsaved; i++)
 		uw_reg_set(&cur->regs, w->r.saved[i].reg, w->val[i]);
 	if (w->r.kind == UW_CU_FRAME)
@@ -530,43 +531,42 @@ static uw_noinline int cu_apply(struct uw_cursor *cur,
 	uw_reg_set(&cur->regs, ai->pc, w->ra);
 	uw_reg_set(&cur->regs, ai->sp, w->cfa);
 	cur->cfa = w->cfa;
-	*w->ra_in_reg = w->r.ra_in_lr;
-	*w->new_sp = w->cfa;
-	return 1;
+	cur->step.ra_in_reg = w->r.ra_in_lr;
+	return UWI_STEPPED;
 }
 
-/* The step, on the arguments uw_cu_walk_step left in the scratch. */
-static uw_noinline int cu_step(struct uw_cursor *cur)
+/* The step, on the inputs uwi_cu_step left in the scratch. */
+static uwi_noinline int cu_step(struct uw_cursor *cur,
+				const struct uw_arch_info *ai)
 {
-	struct uw_cu_work *w = &cur->scratch.cu;
-	const struct uw_arch_info *ai = uw_arch_get(w->cfg->arch);
+	struct uwi_cu_work *w = &cur->scratch.cu;
 	int err;
 
-	if (!ai || w->cu->arch != w->cfg->arch)
+	if (w->cu->arch != w->cfg->arch)
 		return UW_EARCH;
 	err = uw_cu_find(w->cu, w->pc, &w->e);
+	if (err == UW_ENOENT)
+		return UWI_NEXT;
 	err = err ? err : uw_cu_decode(w->cu, w->e.encoding, &w->r);
 	if (err)
 		return err;
-	/* No compact rule (none, or DWARF): what comes next may know. */
+	/*
+	 * No compact rule (none, or DWARF: its __eh_frame offset is the
+	 * host's to use): the later phases, down to the frame pointer.
+	 */
 	if (w->r.kind == UW_CU_NONE || w->r.kind == UW_CU_DWARF)
-		return UW_ENOENT;
-	cur->source = UW_SRC_COMPACT;
+		return UWI_NEXT;
 	return cu_apply(cur, ai);
 }
 
-int uw_cu_walk_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		    const struct uw_module *mod, uint64_t lookup,
-		    bool *ra_in_reg, uint64_t *new_sp)
+int uwi_cu_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		const struct uwi_arch *a, const struct uw_cu *cu, uint64_t pc)
 {
-	struct uw_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &cur->scratch.cu;
 
-	if (!mod->cu)
-		return UW_ENOENT;
-	w->cu = mod->cu;
+	w->cu = cu;
 	w->cfg = cfg;
-	w->pc = lookup;
-	w->ra_in_reg = ra_in_reg;
-	w->new_sp = new_sp;
-	return cu_step(cur);
+	w->pc = pc;
+	w->bias = cur->step.lookup - pc;
+	return cu_step(cur, &a->info);
 }

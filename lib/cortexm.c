@@ -76,7 +76,7 @@ int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < n; i++) {
-			err = uw_read_word(cfg, 4, frame + 4 * i, &v);
+			err = uwi_read_word(cfg, 4, frame + 4 * i, &v);
 			if (err)
 				return err;
 			reg = exc_word_reg(i, callee);
@@ -95,10 +95,9 @@ int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 	return 0;
 }
 
-int uw_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		    uint64_t pc, uint64_t sp)
+int uwi_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
-	uint64_t frame = sp;
+	uint64_t pc = cur->step.pc, frame = cur->step.sp;
 	int err;
 
 	/* Thread mode is the bottom: nothing there returns from an exception. */
@@ -119,5 +118,5 @@ int uw_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	if (pc & UW_CORTEXM_EXC_MODE)
 		cur->cm_thread = 1;
 	cur->cfa = cur->regs.r[UW_ARM_SP];
-	return 1;
+	return UWI_RESTORED;
 }

@@ -1,34 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * ARM EHABI: .ARM.exidx lookup and the unwind opcode interpreter.
+ * ARM EHABI: .ARM.exidx lookup, entries, opcode words and the
+ * whole-index check.  The opcodes are interpreted by lib/arm_exec.c.
  *
  * Facts from the ARM "Exception Handling ABI for the Arm Architecture"
  * (ehabi32): prel31 fields are 31-bit signed offsets from the field's own
- * address; opcodes are read most significant byte first from each word;
- * an exhausted sequence ends with an implicit "finish", which sets pc
- * from lr unless pc was popped.  Popping a register set puts the lowest
- * register at the lowest address, and a pop that includes r13 sets vsp
- * to the popped value after the whole instruction.
- *
- * Every spare or reserved encoding is an error, as is a register range
- * past what the architecture has.
+ * address; opcodes are read most significant byte first from each word.
  */
-#include <uwind/ehabi.h>
 #include "span.h"
 #include "walk.h"
 #include "arm_exec.h"
 
-#define ARM_SP	13
-#define ARM_LR	14
-#define ARM_PC	15
-
-/* A prel31 field at address at, as a target address. */
-static int prel31(uint64_t at, uint32_t w, uint64_t *target)
+/*
+ * A prel31 field at address at, as a target address: a 31-bit signed
+ * offset from the field, in 32-bit arithmetic (ARM addresses wrap at
+ * 4 GiB, so a table near address 0 may point at the top of memory).
+ */
+static uint64_t prel31(uint64_t at, uint32_t w)
 {
-	/* Sign-extend bit 30 without shifting a negative value. */
-	int64_t off = (int64_t)((w & 0x7fffffff) ^ 0x40000000) - 0x40000000;
+	/* Bit 30 is the sign: copy it into bit 31. */
+	uint32_t off = (w & 0x7fffffff) | ((w & 0x40000000) << 1);
 
-	return uw_add_off(at, off, target);
+	return (uint32_t)((uint32_t)at + off);
 }
 
 int uw_ehabi_init(struct uw_ehabi *eh, const struct uw_span *exidx,
@@ -54,13 +47,14 @@ int uw_ehabi_init(struct uw_ehabi *eh, const struct uw_span *exidx,
 static int fn_start(const struct uw_ehabi *eh, uint32_t i, uint64_t *start)
 {
 	uint32_t w;
-	int err = uw_rd32(&eh->exidx, (uint64_t)i * 8, eh->big_endian, &w);
+	int err = uwi_rd32(&eh->exidx, (uint64_t)i * 8, eh->big_endian, &w);
 
 	if (err)
 		return err;
 	if (w & 0x80000000)
 		return UW_EBADDATA;
-	return prel31(eh->exidx.addr + (uint64_t)i * 8, w, start);
+	*start = prel31(eh->exidx.addr + (uint64_t)i * 8, w);
+	return 0;
 }
 
 /* A compact model header at word w: personality index and opcode bytes. */
@@ -91,7 +85,7 @@ static int extab_entry(const struct uw_ehabi *eh, uint64_t at,
 
 	if (at < eh->extab.addr || (at & 3))
 		return UW_EBOUNDS;
-	err = uw_rd32(&eh->extab, off, eh->big_endian, &w);
+	err = uwi_rd32(&eh->extab, off, eh->big_endian, &w);
 	if (err)
 		return err;
 	e->ops.in_extab = 1;
@@ -103,9 +97,8 @@ static int extab_entry(const struct uw_ehabi *eh, uint64_t at,
 		/* Generic model: personality, then a count and opcode word. */
 		e->kind = UW_EHABI_KIND_GENERIC;
 		e->pr = 0xff;
-		err = prel31(at, w, &e->personality);
-		err = err ? err : uw_rd32(&eh->extab, off + 4, eh->big_endian,
-					  &w);
+		e->personality = prel31(at, w);
+		err = uwi_rd32(&eh->extab, off + 4, eh->big_endian, &w);
 		e->ops.off = off + 4;
 		e->ops.pos = 3;
 		e->ops.words = (uint8_t)(w >> 24);
@@ -130,7 +123,7 @@ int uw_ehabi_entry(const struct uw_ehabi *eh, uint32_t i,
 	if (i >= eh->count)
 		return UW_EINVAL;
 	err = fn_start(eh, i, &e->fn_start);
-	err = err ? err : uw_rd32(&eh->exidx, off + 4, eh->big_endian, &w);
+	err = err ? err : uwi_rd32(&eh->exidx, off + 4, eh->big_endian, &w);
 	if (err)
 		return err;
 	e->fn_start &= ~(uint64_t)1;
@@ -154,8 +147,8 @@ int uw_ehabi_entry(const struct uw_ehabi *eh, uint32_t i,
 		e->ops.pos = 3;
 		return 0;
 	}
-	err = prel31(eh->exidx.addr + off + 4, w, &at);
-	return err ? err : extab_entry(eh, at, e);
+	at = prel31(eh->exidx.addr + off + 4, w);
+	return extab_entry(eh, at, e);
 }
 
 int uw_ehabi_find(const struct uw_ehabi *eh, uint64_t pc,
@@ -191,12 +184,12 @@ int uw_ehabi_next_op(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 
 	if (o->pos == 0) {
 		if (o->words == 0)
-			return 1;
+			return UW_EHABI_OPS_END;
 		o->off += 4;
 		o->pos = 4;
 		o->words--;
 	}
-	err = uw_rd32(s, o->off, eh->big_endian, &w);
+	err = uwi_rd32(s, o->off, eh->big_endian, &w);
 	if (err)
 		return err;
 	o->pos--;
@@ -204,267 +197,42 @@ int uw_ehabi_next_op(const struct uw_ehabi *eh, struct uw_ehabi_ops *o,
 	return 0;
 }
 
-#define vrs uw_arm_vrs
-
-static int vsp_add(struct vrs *v, uint64_t n)
-{
-	if (n > 0xffffffffu - v->vsp)
-		return UW_EOVERFLOW;
-	v->vsp += (uint32_t)n;
-	return 0;
-}
-
-/*
- * Pop the core registers in mask (bit n: rn), lowest at lowest address.
- * A popped r13 lands in regs and becomes vsp once the pop is over.
- */
-static int pop_core(struct vrs *v, const struct uw_walk_cfg *cfg,
-		    uint32_t mask)
-{
-	uint64_t val;
-	unsigned int r;
-	int err;
-
-	for (r = 0; r < 16; r++) {
-		if (!(mask & (1u << r)))
-			continue;
-		err = uw_read_word(cfg, 4, v->vsp, &val);
-		err = err ? err : vsp_add(v, 4);
-		if (err)
-			return err;
-		uw_reg_set(v->regs, r, val);
-	}
-	if (mask & (1u << ARM_PC))
-		v->pc_set = true;
-	if (mask & (1u << ARM_SP))
-		v->vsp = (uint32_t)v->regs->r[ARM_SP];	/* after the whole pop */
-	return 0;
-}
-
-/* Skip n VFP/iWMMXt/PAC slots: nothing the walk needs lives there. */
-static int skip(struct vrs *v, uint64_t n)
-{
-	return vsp_add(v, n);
-}
-
-/* The next opcode byte, from EHABI words or a plain byte table. */
-static int next_op(struct vrs *v, uint8_t *b)
-{
-	if (!v->bytes)
-		return uw_ehabi_next_op(v->eh, v->ops, b);
-	if (v->off >= v->nbytes)
-		return 1;
-	*b = v->bytes[v->off++];
-	return 0;
-}
-
-/* An instruction's further bytes: running out is an error. */
-static int next(struct vrs *v, uint8_t *b)
-{
-	int ret = next_op(v, b);
-
-	return ret > 0 ? UW_EBADDATA : ret;	/* truncated instruction */
-}
-
-/* b2: vsp += 0x204 + (uleb128 << 2). */
-static int op_b2(struct vrs *v)
-{
-	uint64_t val = 0;
-	unsigned int shift = 0;
-	uint8_t b;
-	int err;
-
-	do {
-		err = next(v, &b);
-		if (err)
-			return err;
-		if (shift > 28 || ((uint64_t)(b & 0x7f) << shift) > 0x3fffffff)
-			return UW_EOVERFLOW;
-		val |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	return vsp_add(v, 0x204 + (val << 2));
-}
-
-/* Opcodes 0xb0-0xbf. */
-static int op_b(const struct uw_walk_cfg *cfg, struct vrs *v, uint8_t op,
-		bool *done)
-{
-	uint8_t b;
-	int err;
-
-	switch (op) {
-	case 0xb0:
-		*done = true;
-		return 0;
-	case 0xb1:
-		err = next(v, &b);
-		if (err)
-			return err;
-		if (b == 0 || (b & 0xf0))
-			return UW_EBADDATA;	/* spare */
-		return pop_core(v, cfg, b);
-	case 0xb2:
-		return op_b2(v);
-	case 0xb3:
-		/* D[s]..D[s+c] saved by FSTMFDX: 8 bytes each plus a pad word. */
-		err = next(v, &b);
-		if (err)
-			return err;
-		if ((b >> 4) + (b & 0xf) > 15)
-			return UW_EBADDATA;
-		return skip(v, 8 * ((uint64_t)(b & 0xf) + 1) + 4);
-	case 0xb4:
-		return skip(v, 4);		/* the PAC pseudo-register */
-	case 0xb5:
-		return 0;			/* vsp is the PAC modifier */
-	case 0xb6:
-	case 0xb7:
-		return UW_EBADDATA;		/* spare */
-	default:
-		/* b8-bf: D8..D[8+n] saved by FSTMFDX. */
-		return skip(v, 8 * ((uint64_t)(op & 7) + 1) + 4);
-	}
-}
-
-/* Opcodes 0xc0-0xff. */
-static int op_c(struct vrs *v, uint8_t op)
-{
-	uint8_t b;
-	int err;
-
-	if (op >= 0xc0 && op <= 0xc5)		/* iWMMXt wR10..wR[10+n] */
-		return skip(v, 8 * ((uint64_t)(op & 7) + 1));
-	if (op >= 0xd0 && op <= 0xd7)		/* VPUSH D8..D[8+n] */
-		return skip(v, 8 * ((uint64_t)(op & 7) + 1));
-	if (op != 0xc6 && op != 0xc7 && op != 0xc8 && op != 0xc9)
-		return UW_EBADDATA;		/* spare */
-	err = next(v, &b);
-	if (err)
-		return err;
-	switch (op) {
-	case 0xc6:				/* iWMMXt wR[s]..wR[s+c] */
-		if ((b >> 4) + (b & 0xf) > 15)
-			return UW_EBADDATA;
-		return skip(v, 8 * ((uint64_t)(b & 0xf) + 1));
-	case 0xc7:				/* iWMMXt wCGR under mask */
-		if (b == 0 || (b & 0xf0))
-			return UW_EBADDATA;
-		return skip(v, 4 * (uint64_t)((b & 1) + ((b >> 1) & 1) +
-					      ((b >> 2) & 1) + ((b >> 3) & 1)));
-	case 0xc8:				/* VPUSH D[16+s]..D[16+s+c] */
-		if (16 + (b >> 4) + (b & 0xf) > 31)
-			return UW_EBADDATA;
-		return skip(v, 8 * ((uint64_t)(b & 0xf) + 1));
-	default:				/* c9: VPUSH D[s]..D[s+c] */
-		if ((b >> 4) + (b & 0xf) > 31)
-			return UW_EBADDATA;
-		return skip(v, 8 * ((uint64_t)(b & 0xf) + 1));
-	}
-}
-
-/* One instruction starting with byte op. */
-static int exec_one(const struct uw_walk_cfg *cfg, struct vrs *v, uint8_t op,
-		    bool *done)
-{
-	uint64_t val;
-	uint8_t b;
-	int err;
-
-	if (op < 0x40)
-		return vsp_add(v, ((uint64_t)(op & 0x3f) << 2) + 4);
-	if (op < 0x80) {
-		val = ((uint64_t)(op & 0x3f) << 2) + 4;
-		if (val > v->vsp)
-			return UW_EOVERFLOW;
-		v->vsp -= (uint32_t)val;
-		return 0;
-	}
-	if (op < 0x90) {
-		err = next(v, &b);
-		if (err)
-			return err;
-		if (op == 0x80 && b == 0)
-			return UW_EREFUSE;
-		/* 1000iiii iiiiiiii: r4..r15 under the 12-bit mask. */
-		return pop_core(v, cfg, (((uint32_t)(op & 0xf) << 8) | b) << 4);
-	}
-	if (op < 0xa0) {
-		if (op == 0x9d || op == 0x9f)
-			return UW_EBADDATA;	/* reserved */
-		if (!uw_reg_get(v->regs, op & 0xf, &val))
-			return UW_EREG;
-		v->vsp = (uint32_t)val;
-		return 0;
-	}
-	if (op < 0xb0) {
-		/* 1010Lnnn: r4..r[4+n], and r14 if L. */
-		uint32_t mask = ((1u << ((op & 7) + 1)) - 1) << 4;
-
-		if (op & 8)
-			mask |= 1u << ARM_LR;
-		return pop_core(v, cfg, mask);
-	}
-	if (op < 0xc0)
-		return op_b(cfg, v, op, done);
-	return op_c(v, op);
-}
-
-/*
- * Chrome's tables use only part of the opcode space: vsp adjustments,
- * the core register pops, vsp = rN, finish, b2 and refuse.
- */
-static bool chrome_op(uint8_t op)
-{
-	return op < 0xb0 || op == 0xb0 || op == 0xb2;
-}
-
-int uw_arm_exec(struct vrs *v, const struct uw_walk_cfg *cfg)
-{
-	uint64_t sp, lr;
-	uint32_t sp0;
-	bool done = false;
-	uint8_t op;
-	int ret;
-
-	if (!uw_reg_get(v->regs, ARM_SP, &sp))
-		return UW_EREG;
-	v->vsp = sp0 = (uint32_t)sp;
-	v->pc_set = false;
-	/* Each instruction takes a byte: bounded by the opcode count. */
-	while (!done) {
-		ret = next_op(v, &op);
-		if (ret < 0)
-			return ret;
-		if (ret > 0) {
-			if (v->chrome)
-				return UW_EBADDATA;	/* no finish */
-			break;			/* EHABI: implicit finish */
-		}
-		if (v->chrome && !chrome_op(op))
-			return UW_EBADDATA;
-		ret = exec_one(cfg, v, op, &done);
-		if (ret)
-			return ret;
-		/* Chrome's checks, made after every instruction. */
-		if (v->chrome && ((v->vsp & 3) || v->vsp < sp0 ||
-				  (cfg->stack_hi && v->vsp > cfg->stack_hi)))
-			return UW_ESTACK;
-	}
-	if (!v->pc_set) {
-		if (!uw_reg_get(v->regs, ARM_LR, &lr))
-			return UW_EREG;
-		uw_reg_set(v->regs, ARM_PC, lr);
-	}
-	uw_reg_set(v->regs, ARM_SP, v->vsp);
-	return 0;
-}
-
 int uw_ehabi_exec(const struct uw_ehabi *eh, struct uw_ehabi_ops *ops,
 		  const struct uw_walk_cfg *cfg, struct uw_regs *regs)
 {
-	struct vrs v;
+	struct uwi_arm_vrs v;
 
-	uw_arm_vrs_ehabi(&v, regs, eh, ops);
-	return uw_arm_exec(&v, cfg);
+	uwi_arm_vrs_ehabi(&v, regs, eh, ops);
+	return uwi_arm_exec(&v, cfg);
+}
+
+int uw_ehabi_check(const struct uw_ehabi *eh, struct uw_check *c)
+{
+	struct uw_ehabi_entry e;
+	struct uwi_arm_vrs v;
+	uint64_t units = 0;
+	int err;
+
+	if (!eh || !c)
+		return UW_EINVAL;
+	for (; c->item < eh->count; c->item++) {
+		if (c->limit && units >= c->limit)
+			return UW_CHECK_MORE;
+		units++;
+		err = uw_ehabi_entry(eh, c->item, &e);
+		if (err)
+			return err;
+		/* The lookup searches by halves: starts never decrease. */
+		if (c->item && e.fn_start < c->last)
+			return UW_EUNSORTED;
+		c->last = e.fn_start;
+		if (e.kind == UW_EHABI_KIND_CANTUNWIND)
+			continue;
+		/* What uw_ehabi_exec() will decode, up to its finish. */
+		uwi_arm_vrs_ehabi(&v, NULL, eh, &e.ops);
+		err = uwi_arm_check_ops(&v, &units);
+		if (err)
+			return err;
+	}
+	return UW_CHECK_DONE;
 }

@@ -11,21 +11,21 @@
 
 #include <uwind/uwind.h>
 
-#define UW_BIT(n)	((uint64_t)1 << (n))
+#define UWI_BIT(n)	((uint64_t)1 << (n))
 
-static inline uint64_t uw_callee_saved(enum uw_arch arch)
+static inline uint64_t uwi_callee_saved(enum uw_arch arch)
 {
 	switch (arch) {
 	case UW_ARCH_X86_64:	/* rbx, rbp, rsp, r12-r15 */
-		return UW_BIT(3) | UW_BIT(6) | UW_BIT(7) | UW_BIT(12) |
-		       UW_BIT(13) | UW_BIT(14) | UW_BIT(15);
+		return UWI_BIT(3) | UWI_BIT(6) | UWI_BIT(7) | UWI_BIT(12) |
+		       UWI_BIT(13) | UWI_BIT(14) | UWI_BIT(15);
 	case UW_ARCH_X86:	/* ebx, esp, ebp, esi, edi */
-		return UW_BIT(3) | UW_BIT(4) | UW_BIT(5) | UW_BIT(6) |
-		       UW_BIT(7);
+		return UWI_BIT(3) | UWI_BIT(4) | UWI_BIT(5) | UWI_BIT(6) |
+		       UWI_BIT(7);
 	case UW_ARCH_AARCH64:	/* x19-x29, sp */
-		return (UW_BIT(30) - UW_BIT(19)) | UW_BIT(31);
+		return (UWI_BIT(30) - UWI_BIT(19)) | UWI_BIT(31);
 	case UW_ARCH_ARM:	/* r4-r11, sp */
-		return (UW_BIT(12) - UW_BIT(4)) | UW_BIT(13);
+		return (UWI_BIT(12) - UWI_BIT(4)) | UWI_BIT(13);
 	default:
 		return 0;
 	}

@@ -10,8 +10,8 @@
  * (s64 start, u32 size, u32 attribute offset) and a 5-byte attribute
  * record at the head of the function's FREs.
  */
-#include <uwind/sframe.h>
 #include "span.h"
+#include "walk.h"
 
 #define INT64_MAX_	((int64_t)0x7fffffffffffffffLL)
 #define INT64_MIN_	(-INT64_MAX_ - 1)
@@ -88,9 +88,8 @@ static void search_plan(struct uw_sframe *sf)
 
 int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 {
-	const struct uw_span *s = sec;
+	const uint8_t *h;
 	uint64_t magic, base, end;
-	uint8_t b = 0;
 	bool be;
 	int err;
 
@@ -98,8 +97,9 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 		return UW_EINVAL;
 	if (sec->size < UW_SFRAME_HDR_SIZE)
 		return UW_EBOUNDS;
-
-	uw_rd(s, 0, 2, false, &magic);
+	/* The whole header is inside the section: no read below can fail. */
+	h = sec->data;
+	magic = uwi_load(h, 2, false);
 	if (magic == UW_SFRAME_MAGIC)
 		be = false;
 	else if (magic == 0xe2de)
@@ -109,30 +109,33 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 
 	sf->sec = *sec;
 	sf->big_endian = be;
-	uw_rd8(s, 2, &sf->version);
+	sf->version = h[2];
 	if (sf->version < 1 || sf->version > 3)
 		return UW_EVERSION;
-	uw_rd8(s, 3, &sf->flags);
+	sf->flags = h[3];
 	if (sf->flags & ~allowed_flags(sf->version))
 		return UW_EHEADER;
-	uw_rd8(s, 4, &sf->abi);
+	sf->abi = h[4];
 	err = abi_arch(sf->abi, be, sf->version, &sf->arch);
 	err = err ? err : uw_arch_info(sf->arch, &sf->ai);
 	if (err)
 		return err;
-	uw_rd8(s, 5, &b);
-	sf->fixed_fp = (int8_t)b;
-	uw_rd8(s, 6, &b);
-	sf->fixed_ra = (int8_t)b;
-	uw_rd8(s, 7, &sf->auxhdr_len);
-	uw_rd32(s, 8, be, &sf->num_fdes);
-	uw_rd32(s, 12, be, &sf->num_fres);
-	uw_rd32(s, 16, be, &sf->fre_len);
-	uw_rd32(s, 20, be, &sf->fde_start);
-	uw_rd32(s, 24, be, &sf->fre_start);
+	sf->fixed_fp = (int8_t)h[5];
+	sf->fixed_ra = (int8_t)h[6];
+	sf->auxhdr_len = h[7];
+	sf->num_fdes = (uint32_t)uwi_load(h + 8, 4, be);
+	sf->num_fres = (uint32_t)uwi_load(h + 12, 4, be);
+	sf->fre_len = (uint32_t)uwi_load(h + 16, 4, be);
+	sf->fde_start = (uint32_t)uwi_load(h + 20, 4, be);
+	sf->fre_start = (uint32_t)uwi_load(h + 24, 4, be);
 
-	/* Binary search needs sorted FDEs; an unsorted table is refused. */
-	if (!(sf->flags & UW_SFRAME_F_FDE_SORTED))
+	/*
+	 * Binary search needs sorted FDEs; an unsorted table is refused.
+	 * A table of one FDE (or none) is sorted whatever its flag says:
+	 * gas leaves the flag to the linker, even in an object file with a
+	 * single function.
+	 */
+	if (!(sf->flags & UW_SFRAME_F_FDE_SORTED) && sf->num_fdes > 1)
 		return UW_EUNSORTED;
 
 	sf->fde_size = sf->version == 1 ? V1_FDE_SIZE :
@@ -160,7 +163,7 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
  * caller guarantees the entry lies inside the FDE index, which
  * uw_sframe_init proved to lie inside the section.
  */
-static uw_always_inline int fde_func_start(const struct uw_sframe *sf,
+static uwi_always_inline int fde_func_start(const struct uw_sframe *sf,
 					   uint64_t off, bool be,
 					   uint64_t *start)
 {
@@ -169,18 +172,18 @@ static uw_always_inline int fde_func_start(const struct uw_sframe *sf,
 	int64_t rel;
 
 	if (sf->version == 3)
-		rel = uw_sext(uw_load(p, 8, be), 8);
+		rel = uwi_sext(uwi_load(p, 8, be), 8);
 	else
-		rel = uw_sext(uw_load(p, 4, be), 4);
+		rel = uwi_sext(uwi_load(p, 4, be), 4);
 	if (sf->flags & UW_SFRAME_F_FDE_FUNC_START_PCREL) {
 		origin += off;
 		if (origin < off)
 			return UW_EOVERFLOW;
 	}
-	return uw_add_off(origin, rel, start);
+	return uwi_add_off(origin, rel, start);
 }
 
-static uw_always_inline int fde_info(struct uw_sframe_fde *fde,
+static uwi_always_inline int fde_info(struct uw_sframe_fde *fde,
 				     uint8_t version)
 {
 	fde->fre_type = fde->info & 0xf;
@@ -203,7 +206,7 @@ static uw_always_inline int fde_info(struct uw_sframe_fde *fde,
  * guarantees the entry lies inside the FDE index, which uw_sframe_init
  * proved to lie inside the section.
  */
-static uw_always_inline int fde_decode(const struct uw_sframe *sf,
+static uwi_always_inline int fde_decode(const struct uw_sframe *sf,
 				       uint64_t off, bool be,
 				       struct uw_sframe_fde *fde)
 {
@@ -216,23 +219,23 @@ static uw_always_inline int fde_decode(const struct uw_sframe *sf,
 
 	fde->info2 = 0;
 	if (sf->version == 3) {
-		uint32_t attr = (uint32_t)uw_load(p + 12, 4, be);
+		uint32_t attr = (uint32_t)uwi_load(p + 12, 4, be);
 		const uint8_t *a;
 
-		fde->func_size = (uint32_t)uw_load(p + 8, 4, be);
+		fde->func_size = (uint32_t)uwi_load(p + 8, 4, be);
 		/* The attribute record must lie inside the FRE subsection. */
 		if ((uint64_t)attr + V3_ATTR_SIZE > sf->fre_len)
 			return UW_EBOUNDS;
 		a = sf->sec.data + sf->fre_start + attr;
-		fde->num_fres = (uint32_t)uw_load(a, 2, be);
+		fde->num_fres = (uint32_t)uwi_load(a, 2, be);
 		fde->info = a[2];
 		fde->info2 = a[3];
 		fde->rep_size = a[4];
 		fde->fre_off = attr + V3_ATTR_SIZE;
 	} else {
-		fde->func_size = (uint32_t)uw_load(p + 4, 4, be);
-		fde->fre_off = (uint32_t)uw_load(p + 8, 4, be);
-		fde->num_fres = (uint32_t)uw_load(p + 12, 4, be);
+		fde->func_size = (uint32_t)uwi_load(p + 4, 4, be);
+		fde->fre_off = (uint32_t)uwi_load(p + 8, 4, be);
+		fde->num_fres = (uint32_t)uwi_load(p + 12, 4, be);
 		fde->info = p[16];
 		fde->rep_size = sf->version == 2 ? p[17] : V1_REP_SIZE;
 	}
@@ -265,7 +268,7 @@ static const uint8_t word_sizes[4] = { 1, 2, 4, 0 };
  * The fixed part of an FRE: start offset and info byte, with one bounds
  * check.  Returns the offset of its first data word in *words.
  */
-static uw_always_inline int fre_head(const struct uw_sframe *sf,
+static uwi_always_inline int fre_head(const struct uw_sframe *sf,
 				     const struct uw_sframe_fde *fde,
 				     uint32_t off, bool be, uint32_t *start,
 				     uint8_t *info, uint64_t *words)
@@ -275,7 +278,7 @@ static uw_always_inline int fre_head(const struct uw_sframe *sf,
 
 	if ((uint64_t)off + asz + 1 > sf->fre_len)
 		return UW_EBOUNDS;
-	*start = (uint32_t)uw_load(p, asz, be);
+	*start = (uint32_t)uwi_load(p, asz, be);
 	*info = p[asz];
 	*words = (uint64_t)off + asz + 1;
 	return 0;
@@ -302,19 +305,19 @@ static const uint8_t fre_data_len[256] = {
 
 /* n data words of one size (constant at each call), sign-extended. */
 /* One data word of wsz bytes (a constant at each call), sign-extended. */
-static uw_always_inline int32_t fre_word(const uint8_t *p, unsigned int wsz,
+static uwi_always_inline int32_t fre_word(const uint8_t *p, unsigned int wsz,
 					 bool be)
 {
 	/* Two's complement narrowing, as GCC and Clang define it. */
 	if (wsz == 1)
 		return (int8_t)p[0];
 	if (wsz == 2)
-		return (int16_t)(uint16_t)uw_load(p, 2, be);
-	return (int32_t)(uint32_t)uw_load(p, 4, be);
+		return (int16_t)(uint16_t)uwi_load(p, 2, be);
+	return (int32_t)(uint32_t)uwi_load(p, 4, be);
 }
 
 /* n data words; the first three (all a DEFAULT FDE has) without a loop. */
-static uw_always_inline void fre_words(const uint8_t *p, unsigned int n,
+static uwi_always_inline void fre_words(const uint8_t *p, unsigned int n,
 				       unsigned int wsz, bool be, int32_t *w)
 {
 	unsigned int i;
@@ -329,7 +332,7 @@ static uw_always_inline void fre_words(const uint8_t *p, unsigned int n,
 		w[i] = fre_word(p + i * wsz, wsz, be);
 }
 
-static uw_always_inline int fre_decode(const struct uw_sframe *sf,
+static uwi_always_inline int fre_decode(const struct uw_sframe *sf,
 				       const struct uw_sframe_fde *fde,
 				       uint32_t *off, bool be,
 				       struct uw_sframe_fre *fre)
@@ -378,7 +381,7 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
  * below 2^32.  ksz, pcrel and be are constants at every call, so each
  * search loop gets its own straight-line key load.
  */
-static uw_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
+static uwi_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
 				    int64_t target, unsigned int ksz,
 				    bool pcrel, bool be)
 {
@@ -386,15 +389,15 @@ static uw_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
 
 	/* Two's complement narrowing, as GCC and Clang define it. */
 	if (ksz == 8)
-		key = (int64_t)uw_load(p, 8, be);
+		key = (int64_t)uwi_load(p, 8, be);
 	else
-		key = (int32_t)(uint32_t)uw_load(p, 4, be);
+		key = (int32_t)(uint32_t)uwi_load(p, 4, be);
 	return key <= (pcrel ? target - (int64_t)sec_off : target);
 }
 
 /* Move p to q if entry q starts at or below target: a select, no branch. */
 #define FDE_PROBE(p, q, target, ksz, pcrel, be)				\
-	((p) = uw_unpredictable(fde_le((q), (uint64_t)((q) - data),	\
+	((p) = uwi_unpredictable(fde_le((q), (uint64_t)((q) - data),	\
 				       (target), (ksz), (pcrel), (be))) ? \
 	       (q) : (p))
 
@@ -409,7 +412,7 @@ static uw_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
  * search pays two; the instruction count stays the same.  Returns the
  * entry of the last FDE starting at or below target, or NULL if none.
  */
-static uw_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
+static uwi_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
 						  int64_t target,
 						  unsigned int ksz, bool pcrel,
 						  bool be)
@@ -442,10 +445,10 @@ static uw_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
 				 pcrel, be);
 		bool c3 = fde_le(q3, (uint64_t)(q3 - data), target, ksz,
 				 pcrel, be);
-		const uint8_t *hi = uw_unpredictable(c3) ? q3 : q2;
-		const uint8_t *lo = uw_unpredictable(c1) ? q1 : p;
+		const uint8_t *hi = uwi_unpredictable(c3) ? q3 : q2;
+		const uint8_t *lo = uwi_unpredictable(c1) ? q1 : p;
 
-		p = uw_unpredictable(c2) ? hi : lo;
+		p = uwi_unpredictable(c2) ? hi : lo;
 	}
 	return fde_le(p, (uint64_t)(p - data), target, ksz, pcrel, be) ?
 	       p : NULL;
@@ -462,7 +465,7 @@ static uw_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
  * wrap.  The caller then computes the winner's real, overflow-checked
  * start and rejects a pc outside it.
  */
-static uw_always_inline int find_fde_entry(const struct uw_sframe *sf,
+static uwi_always_inline int find_fde_entry(const struct uw_sframe *sf,
 					   uint64_t pc, bool be, uint64_t *off)
 {
 	const uint8_t *p;
@@ -503,7 +506,7 @@ static uw_always_inline int find_fde_entry(const struct uw_sframe *sf,
  * The FDE covering pc, found by its index entry: a lying SORTED flag can
  * only make a lookup miss, never attribute pc to the wrong function.
  */
-static uw_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
+static uwi_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
 				     bool be, struct uw_sframe_fde *fde)
 {
 	uint64_t off;
@@ -529,7 +532,7 @@ static uw_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
  *  - a reserved word size (code 3) is refused on every FRE read.
  * Returns the offset of the last FRE starting at or below pc_off.
  */
-static uw_always_inline int scan_fres(const struct uw_sframe *sf,
+static uwi_always_inline int scan_fres(const struct uw_sframe *sf,
 				      const struct uw_sframe_fde *fde,
 				      uint32_t pc_off, unsigned int asz,
 				      bool be, uint32_t *info_off,
@@ -546,18 +549,18 @@ static uw_always_inline int scan_fres(const struct uw_sframe *sf,
 		return UW_EBOUNDS;
 	lim = base + (sf->fre_len - asz - 1);
 	do {
-		if (uw_unlikely(p > lim))
+		if (uwi_unlikely(p > lim))
 			return UW_EBOUNDS;
-		start = (uint32_t)uw_load(p, asz, be);
+		start = (uint32_t)uwi_load(p, asz, be);
 		len = fre_data_len[p[asz]];
-		if (uw_unlikely(len & FRE_RESERVED))
+		if (uwi_unlikely(len & FRE_RESERVED))
 			return UW_EBADDATA;
 		if (start > pc_off) {
 			if (start > fde->func_size)
 				return UW_EBADDATA;
 			break;
 		}
-		if (uw_unlikely(start < next))
+		if (uwi_unlikely(start < next))
 			return UW_EBADDATA;
 		match = p;
 		next = start + 1;	/* start <= pc_off < 2^32 - 1 */
@@ -581,7 +584,7 @@ static uw_always_inline int scan_fres(const struct uw_sframe *sf,
  * data words follow) and its start.  The scan proved the info byte lies
  * inside the subsection.
  */
-static uw_always_inline int find_fre(const struct uw_sframe *sf,
+static uwi_always_inline int find_fre(const struct uw_sframe *sf,
 				     const struct uw_sframe_fde *fde,
 				     uint64_t pc, bool be, uint32_t *info_off,
 				     uint32_t *start)
@@ -608,7 +611,7 @@ static uw_always_inline int find_fre(const struct uw_sframe *sf,
 }
 
 /* Default-FDE data word for RA/FP: s390x may name a register instead. */
-static uw_always_inline int saved_word(const struct uw_sframe *sf,
+static uwi_always_inline int saved_word(const struct uw_sframe *sf,
 				       const struct uw_arch_info *ai,
 				       int32_t w, uint8_t dflt_reg,
 				       struct uw_rule *r)
@@ -632,7 +635,7 @@ static uw_always_inline int saved_word(const struct uw_sframe *sf,
 }
 
 /* Where the RA is when the FRE does not say: fixed offset or the LR. */
-static uw_always_inline void ra_default(const struct uw_sframe *sf,
+static uwi_always_inline void ra_default(const struct uw_sframe *sf,
 					const struct uw_arch_info *ai,
 					struct uw_rule *r)
 {
@@ -647,7 +650,7 @@ static uw_always_inline void ra_default(const struct uw_sframe *sf,
 	}
 }
 
-static uw_always_inline void fp_default(const struct uw_sframe *sf,
+static uwi_always_inline void fp_default(const struct uw_sframe *sf,
 					struct uw_rule *r)
 {
 	if (sf->fixed_fp) {
@@ -663,7 +666,7 @@ static uw_always_inline void fp_default(const struct uw_sframe *sf,
  * w0 (CFA offset), then RA and FP offsets where the header does not fix
  * them.  The words come as values, so a caller's locals stay in registers.
  */
-static uw_always_inline int row_rules(const struct uw_sframe *sf,
+static uwi_always_inline int row_rules(const struct uw_sframe *sf,
 				      const struct uw_arch_info *ai,
 				      bool base_sp, unsigned int n, int32_t w0,
 				      int32_t w1, int32_t w2,
@@ -708,7 +711,7 @@ static uw_always_inline int row_rules(const struct uw_sframe *sf,
 	return i == n ? 0 : UW_EBADDATA;
 }
 
-static uw_always_inline int row_default(const struct uw_sframe *sf,
+static uwi_always_inline int row_default(const struct uw_sframe *sf,
 					const struct uw_arch_info *ai,
 					const struct uw_sframe_fre *fre,
 					struct uw_row *row)
@@ -722,8 +725,14 @@ static uw_always_inline int row_default(const struct uw_sframe *sf,
 			 n > 1 ? fre->w[1] : 0, n > 2 ? fre->w[2] : 0, row);
 }
 
-/* One FLEX (control, offset) rule; a zero control word is padding. */
-static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre,
+/*
+ * One FLEX (control, offset) rule: 0 with *r set, FLEX_ABSENT when the
+ * FRE gives none (the caller applies the default), or an error.  A zero
+ * control word is padding.
+ */
+enum { FLEX_ABSENT = 1 };
+
+static uwi_always_inline int flex_rule(const struct uw_sframe_fre *fre,
 				      unsigned int *i, bool is_cfa,
 				      struct uw_rule *r)
 {
@@ -731,14 +740,14 @@ static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre,
 	unsigned int reg;
 
 	if (*i >= fre->nwords)
-		return 1;		/* absent: caller applies the default */
+		return FLEX_ABSENT;
 	/* Control words are unsigned data: undo the sign extension. */
 	ctrl = (uint32_t)fre->w[*i];
 	if (fre->word_size < 4)
 		ctrl &= (1u << (8 * fre->word_size)) - 1;
 	if (ctrl == 0 && !is_cfa) {
 		*i += 1;
-		return 1;
+		return FLEX_ABSENT;
 	}
 	if (*i + 1 >= fre->nwords)
 		return UW_EBADDATA;
@@ -764,7 +773,7 @@ static uw_always_inline int flex_rule(const struct uw_sframe_fre *fre,
 	return 0;
 }
 
-static uw_always_inline int row_flex(const struct uw_sframe *sf,
+static uwi_always_inline int row_flex(const struct uw_sframe *sf,
 				     const struct uw_arch_info *ai,
 				     const struct uw_sframe_fre *fre,
 				     struct uw_row *row)
@@ -774,7 +783,7 @@ static uw_always_inline int row_flex(const struct uw_sframe *sf,
 
 	ret = flex_rule(fre, &i, true, &row->cfa);
 	if (ret)
-		return ret < 0 ? ret : UW_EBADDATA;
+		return ret == FLEX_ABSENT ? UW_EBADDATA : ret;
 	/* s390x scales the CFA offset in FLEX FDEs too (gas, libsframe). */
 	if (sf->arch == UW_ARCH_S390X) {
 		int64_t off = (int64_t)row->cfa.off * S390X_CFA_SCALE +
@@ -785,20 +794,20 @@ static uw_always_inline int row_flex(const struct uw_sframe *sf,
 		row->cfa.off = (int32_t)off;
 	}
 	ret = flex_rule(fre, &i, false, &row->ra);
-	if (ret < 0)
-		return ret;
-	if (ret)
+	if (ret == FLEX_ABSENT)
 		ra_default(sf, ai, &row->ra);
-	ret = flex_rule(fre, &i, false, &row->fp);
-	if (ret < 0)
+	else if (ret)
 		return ret;
-	if (ret)
+	ret = flex_rule(fre, &i, false, &row->fp);
+	if (ret == FLEX_ABSENT)
 		fp_default(sf, &row->fp);
+	else if (ret)
+		return ret;
 	return i == fre->nwords ? 0 : UW_EBADDATA;
 }
 
 /* The row's function, start (fre_start into it) and flags; rules UNDEF. */
-static uw_always_inline void row_init(const struct uw_sframe_fde *fde,
+static uwi_always_inline void row_init(const struct uw_sframe_fde *fde,
 				      uint32_t fre_start, bool ra_mangled,
 				      struct uw_row *row)
 {
@@ -841,10 +850,12 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
  * info_off is the FRE's info byte (inside the subsection: the scan read
  * it, and refused a reserved word size), start its start.  One to three
  * data words are read as values, without a struct uw_sframe_fre; other
- * counts (none: an outermost row; more: malformed) return 1, for the
- * general decoders.
+ * counts (none: an outermost row; more: malformed) return FRE_GENERAL,
+ * for the general decoders.
  */
-static uw_always_inline int fre_row_default(const struct uw_sframe *sf,
+enum { FRE_GENERAL = 1 };
+
+static uwi_always_inline int fre_row_default(const struct uw_sframe *sf,
 					    const struct uw_sframe_fde *fde,
 					    uint32_t info_off, uint32_t start,
 					    bool be, struct uw_row *row)
@@ -855,7 +866,7 @@ static uw_always_inline int fre_row_default(const struct uw_sframe *sf,
 	int32_t w[3] = { 0, 0, 0 };
 
 	if (n - 1 > 2)
-		return 1;
+		return FRE_GENERAL;
 	if ((uint64_t)info_off + 1 + (n << code) > sf->fre_len)
 		return UW_EBOUNDS;
 	/* One fre_words() per word size, each with its size a constant. */
@@ -877,7 +888,7 @@ static uw_always_inline int fre_row_default(const struct uw_sframe *sf,
  * lookup's own decode leaves out (FLEX FDEs, FREs without data words or
  * with too many) goes through the general decoders the tools use.
  */
-static uw_always_inline int sframe_find(const struct uw_sframe *sf,
+static uwi_always_inline int sframe_find(const struct uw_sframe *sf,
 					uint64_t pc, bool be,
 					struct uw_row *row)
 {
@@ -901,7 +912,7 @@ static uw_always_inline int sframe_find(const struct uw_sframe *sf,
 		return err;
 	if (fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
 		err = fre_row_default(sf, &fde, off, start, be, row);
-		if (err <= 0)
+		if (err != FRE_GENERAL)
 			return err;
 	}
 	/* The FRE's own offset: back over its start field. */
@@ -924,4 +935,103 @@ int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,
 #else
 	return sframe_find(sf, pc, sf->big_endian, row);
 #endif
+}
+
+/*
+ * One FRE of the FDE being checked: it decodes, starts rise strictly and
+ * stay within the function (what the lookup's scan demands of the FREs it
+ * passes and of the one that ends it), and its row is valid.
+ */
+static int check_fre(const struct uw_sframe *sf,
+		     const struct uw_sframe_fde *fde, struct uw_check *c)
+{
+	struct uw_sframe_fre fre;
+	struct uw_row row;
+	int err;
+
+	err = uw_sframe_fre(sf, fde, &c->off, &fre);
+	if (err)
+		return err;
+	if ((c->sub > 1 && fre.start <= c->prev) || fre.start > fde->func_size)
+		return UW_EBADDATA;
+	c->prev = fre.start;
+	return uw_sframe_row(sf, fde, &fre, &row);
+}
+
+/*
+ * c->item is the FDE being checked; c->sub is 0 before it is begun, then
+ * 1 + the FREs of it checked; c->off is where its next FRE is, c->prev
+ * the last FRE's start, c->last the last FDE's start, c->total the FREs
+ * all FDEs so far claim.
+ */
+int uw_sframe_check(const struct uw_sframe *sf, struct uw_check *c)
+{
+	struct uw_sframe_fde fde;
+	uint64_t units = 0;
+	int err;
+
+	if (!sf || !c)
+		return UW_EINVAL;
+	/* Every FDE once, every FRE once: sum(FREs) <= num_fres is checked. */
+	while (c->item < sf->num_fdes) {
+		if (c->limit && units >= c->limit)
+			return UW_CHECK_MORE;
+		/* Decoded again when resumed: only its first time counts. */
+		err = uw_sframe_fde(sf, c->item, &fde);
+		if (err)
+			return err;
+		if (!c->sub) {
+			units++;
+			/* The lookup searches by start address. */
+			if (c->item && fde.func_start < c->last)
+				return UW_EUNSORTED;
+			c->last = fde.func_start;
+			/* FDEs sharing FREs would make the check quadratic. */
+			c->total += fde.num_fres;
+			if (c->total > sf->num_fres)
+				return UW_EBADDATA;
+			c->off = fde.fre_off;
+			c->sub = 1;
+		}
+		for (; c->sub <= fde.num_fres; c->sub++) {
+			if (c->limit && units >= c->limit)
+				return UW_CHECK_MORE;
+			units++;
+			err = check_fre(sf, &fde, c);
+			if (err)
+				return err;
+		}
+		c->item++;
+		c->sub = 0;
+	}
+	return UW_CHECK_DONE;
+}
+
+/* ---- the walker's glue (lib/formats.h) ---- */
+
+/* SFrame: the row for pc, kept in the cursor (not on our stack), applied. */
+int uwi_sframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    const struct uwi_arch *a, const struct uw_sframe *sf,
+		    uint64_t pc)
+{
+	int err = uw_sframe_find(sf, pc, &cur->scratch.row);
+
+	if (err)
+		return err == UW_ENOENT ? UWI_NEXT : err;
+	return uwi_apply_row(cur, cfg, a, &cur->scratch.row);
+}
+
+int uw_module_sframe_find(const struct uw_module *mod, uint64_t pc,
+			  struct uw_row *row)
+{
+	int err;
+
+	if (pc < mod->start || pc >= mod->end || !mod->sframe)
+		return UW_ENOENT;
+	err = uw_sframe_find(mod->sframe, pc - mod->bias, row);
+	if (err)
+		return err;
+	row->fn_start += mod->bias;
+	row->start += mod->bias;
+	return 0;
 }

@@ -10,8 +10,8 @@
  * rt_sigframe layout, and every register is restored from it.  The code
  * bytes are read through the accessor like any program memory.
  */
-#include "walk.h"
 #include "span.h"
+#include "walk.h"
 
 /* x86-64: mov $15, %rax; syscall */
 static const uint8_t x86_64_tramp[] = {
@@ -82,7 +82,7 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
  * registers valid.  Inlined: one stack frame fewer on the walker's
  * deepest path.
  */
-static uw_always_inline int restore_regs(struct uw_cursor *cur,
+static uwi_always_inline int restore_regs(struct uw_cursor *cur,
 					 const struct uw_walk_cfg *cfg,
 					 uint64_t base, const uint8_t *map,
 					 unsigned int n, unsigned int wsz)
@@ -95,7 +95,7 @@ static uw_always_inline int restore_regs(struct uw_cursor *cur,
 		if (pass)
 			cur->regs.valid = 0;
 		for (i = 0; i < n; i++) {
-			err = uw_read_word(cfg, wsz, base + (uint64_t)wsz * i,
+			err = uwi_read_word(cfg, wsz, base + (uint64_t)wsz * i,
 					   &v);
 			if (err)
 				return err;
@@ -103,7 +103,7 @@ static uw_always_inline int restore_regs(struct uw_cursor *cur,
 				uw_reg_set(&cur->regs, map ? map[i] : i, v);
 		}
 	}
-	return 1;
+	return UWI_RESTORED;
 }
 
 /* 32-bit ARM: the system call number a sigreturn trampoline at pc makes. */
@@ -115,8 +115,8 @@ static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
 
 	if (!cfg->mem.read || cfg->mem.read(cfg->mem.ctx, pc & ~1ull, b, 8))
 		return 0;
-	w0 = (uint32_t)uw_load(b, 4, false);
-	w1 = (uint32_t)uw_load(b + 4, 4, false);
+	w0 = (uint32_t)uwi_load(b, 4, false);
+	w1 = (uint32_t)uwi_load(b + 4, 4, false);
 	if (!(pc & 1)) {
 		/* mov r7, #nr; swi #0 or swi #0x900000 + nr */
 		nr = w0 & 0xff;
@@ -142,39 +142,39 @@ static int arm_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	int ret;
 
 	if (!nr)
-		return 0;
+		return UWI_NEXT;
 	regs = sp + ARM_SIGCTX_R0;
 	if (nr == ARM_NR_RT_SIGRETURN)
 		regs += ARM_SIGINFO;
-	ret = uw_read_word(cfg, 4, regs + 4 * 16, &cpsr);
+	ret = uwi_read_word(cfg, 4, regs + 4 * 16, &cpsr);
 	if (ret)
 		return ret;
 	ret = restore_regs(cur, cfg, regs, NULL, 16, 4);
-	if (ret > 0 && (cpsr & ARM_CPSR_T))
+	if (ret == UWI_RESTORED && (cpsr & ARM_CPSR_T))
 		cur->regs.r[UW_ARM_PC] |= 1;
 	return ret;
 }
 
-int uw_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		     const struct uw_arch_info *ai, uint64_t pc, uint64_t sp)
+int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
-	(void)ai;
+	uint64_t pc = cur->step.pc, sp = cur->step.sp;
+
 	switch (cfg->arch) {
 	case UW_ARCH_X86_64:
 		if (!code_matches(cfg, pc, x86_64_tramp, sizeof(x86_64_tramp)))
-			return 0;
+			return UWI_NEXT;
 		return restore_regs(cur, cfg, sp + X86_64_MCTX,
 				    x86_64_greg_dwarf, sizeof(x86_64_greg_dwarf),
 				    8);
 	case UW_ARCH_AARCH64:
 		if (!code_matches(cfg, pc, aarch64_tramp, sizeof(aarch64_tramp)))
-			return 0;
+			return UWI_NEXT;
 		/* x0..x30, then sp and pc: DWARF 0..32 in order. */
 		return restore_regs(cur, cfg, sp + AARCH64_REGS, NULL,
 				    UW_AARCH64_PC + 1, 8);
 	case UW_ARCH_ARM:
-		return arm_sigframe(cur, cfg, pc, sp);
+		return UW_HAS_ARM ? arm_sigframe(cur, cfg, pc, sp) : UWI_NEXT;
 	default:
-		return 0;
+		return UWI_NEXT;
 	}
 }

@@ -9,16 +9,17 @@
 #ifndef UWIND_LIB_SPAN_H
 #define UWIND_LIB_SPAN_H
 
-#include <uwind/uwind.h>
+#include <uwind/types.h>
+#include "compiler.h"
 
 /* off + len <= size, without overflow. */
-static inline bool uw_span_has(const struct uw_span *s, uint64_t off,
+static inline bool uwi_span_has(const struct uw_span *s, uint64_t off,
 			       uint64_t len)
 {
 	return off <= s->size && len <= s->size - off;
 }
 
-static inline uint64_t uw_load(const uint8_t *p, unsigned int n, bool be)
+static inline uint64_t uwi_load(const uint8_t *p, unsigned int n, bool be)
 {
 	uint64_t v = 0;
 	unsigned int i;
@@ -57,53 +58,54 @@ static inline uint64_t uw_load(const uint8_t *p, unsigned int n, bool be)
 }
 
 /* Unsigned n-byte (1..8) read at off. */
-static inline int uw_rd(const struct uw_span *s, uint64_t off, unsigned int n,
-			bool be, uint64_t *v)
+static inline uwi_must_check int uwi_rd(const struct uw_span *s, uint64_t off,
+				       unsigned int n, bool be, uint64_t *v)
 {
-	if (uw_unlikely(!uw_span_has(s, off, n)))
+	if (uwi_unlikely(!uwi_span_has(s, off, n)))
 		return UW_EBOUNDS;
-	*v = uw_load(s->data + off, n, be);
+	*v = uwi_load(s->data + off, n, be);
 	return 0;
 }
 
-static inline int uw_rd8(const struct uw_span *s, uint64_t off, uint8_t *v)
+static inline uwi_must_check int uwi_rd8(const struct uw_span *s,
+					uint64_t off, uint8_t *v)
 {
-	if (uw_unlikely(off >= s->size))
+	if (uwi_unlikely(off >= s->size))
 		return UW_EBOUNDS;
 	*v = s->data[off];
 	return 0;
 }
 
-static inline int uw_rd16(const struct uw_span *s, uint64_t off, bool be,
-			  uint16_t *v)
+static inline uwi_must_check int uwi_rd16(const struct uw_span *s,
+					 uint64_t off, bool be, uint16_t *v)
 {
 	uint64_t t;
-	int err = uw_rd(s, off, 2, be, &t);
+	int err = uwi_rd(s, off, 2, be, &t);
 
 	if (!err)
 		*v = (uint16_t)t;
 	return err;
 }
 
-static inline int uw_rd32(const struct uw_span *s, uint64_t off, bool be,
-			  uint32_t *v)
+static inline uwi_must_check int uwi_rd32(const struct uw_span *s,
+					 uint64_t off, bool be, uint32_t *v)
 {
 	uint64_t t;
-	int err = uw_rd(s, off, 4, be, &t);
+	int err = uwi_rd(s, off, 4, be, &t);
 
 	if (!err)
 		*v = (uint32_t)t;
 	return err;
 }
 
-static inline int uw_rd64(const struct uw_span *s, uint64_t off, bool be,
-			  uint64_t *v)
+static inline uwi_must_check int uwi_rd64(const struct uw_span *s,
+					 uint64_t off, bool be, uint64_t *v)
 {
-	return uw_rd(s, off, 8, be, v);
+	return uwi_rd(s, off, 8, be, v);
 }
 
-/* Sign-extend the low n bytes (1..8) of v, without implementation-defined shifts. */
-static inline int64_t uw_sext(uint64_t v, unsigned int n)
+/* Sign-extend the low n bytes (1..8) of v, no implementation-defined shift. */
+static inline int64_t uwi_sext(uint64_t v, unsigned int n)
 {
 	uint64_t m;
 
@@ -115,7 +117,8 @@ static inline int64_t uw_sext(uint64_t v, unsigned int n)
 }
 
 /* a + b for an address and a signed offset, failing on wrap-around. */
-static inline int uw_add_off(uint64_t a, int64_t b, uint64_t *out)
+static inline uwi_must_check int uwi_add_off(uint64_t a, int64_t b,
+					    uint64_t *out)
 {
 	uint64_t r = a + (uint64_t)b;
 

@@ -16,7 +16,7 @@ binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
 gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross
 qemu-user qemu-system-arm
-linux-image-amd64 linux-headers-amd64 linux-perf
+linux-image-amd64 linux-headers-amd64 linux-perf linux-kbuild-6.1 perl
 busybox-static qemu-system-x86 cpio kmod
 xz-utils zstd lz4 bzip2 gzip
 "

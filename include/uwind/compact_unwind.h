@@ -22,120 +22,212 @@
  * frameless (the return address stays in lr), 3 DWARF, 4 frame.  Mode 0
  * (encoding 0 among others) means no unwind information.
  */
-/* Outside the guard: uwind.h includes this header in its middle. */
-#include "uwind.h"
+#ifndef UWIND_COMPACT_H
+#define UWIND_COMPACT_H
 
-#ifndef UWIND_COMPACT_UNWIND_H
-#define UWIND_COMPACT_UNWIND_H
+#include "types.h"
 
-#define UW_CU_VERSION		1
-#define UW_CU_HDR_SIZE		28
-
-#define UW_CU_NOT_FUNC_START	0x80000000u
-#define UW_CU_HAS_LSDA		0x40000000u
-#define UW_CU_PERSONALITY	0x30000000u
-#define UW_CU_MODE		0x0f000000u
-
-struct uw_walk_cfg;
-
-struct uw_cu {
-	struct uw_span sec;	/* the section as mapped */
-	uint64_t base;		/* address function offsets count from */
-	uint32_t enc_off, enc_count;	/* common encodings */
-	uint32_t pers_off, pers_count;	/* personalities (not used) */
-	uint32_t idx_off, idx_count;	/* first-level index (and sentinel) */
-	uint8_t arch;		/* enum uw_arch: X86_64, X86 or AARCH64 */
-};
-
-/* One second-level entry: a function (or part of one) and its encoding. */
-struct uw_cu_entry {
-	uint64_t fn_start;	/* address */
-	uint64_t fn_end;	/* the next entry's start, or the sentinel's */
-	uint32_t encoding;
-	uint32_t page;		/* first-level index entry */
-	uint32_t index;		/* entry within the page */
-	uint8_t compressed;	/* the page is compressed (else regular) */
-};
-
-enum uw_cu_kind {
-	UW_CU_NONE = 0,		/* no unwind information here */
-	UW_CU_FRAME,		/* frame pointer chain */
-	UW_CU_FRAMELESS,	/* CFA = sp + stack_size */
-	UW_CU_FRAMELESS_IND,	/* CFA = sp + [fn + sub_off] + stack_size */
-	UW_CU_DWARF,		/* see __eh_frame at dwarf_off */
-};
-
-/*
- * Most registers an encoding saves: arm64 frames list five pairs of x
- * registers and four of d registers.
+/**
+ * enum uw_cu_const - compact unwind constants
+ * @UW_CU_VERSION: the only section version
+ * @UW_CU_HDR_SIZE: bytes in the section header
+ * @UW_CU_HAS_LSDA: encoding flag: the function has an LSDA (bit 31, not
+ *	a function start, is not used here)
+ * @UW_CU_PERSONALITY: encoding bits: personality index (1-based, 0: none)
+ * @UW_CU_MODE: encoding bits: the mode
+ * @UW_CU_MAX_SAVED: most registers an encoding saves (arm64 frames list
+ *	five pairs of x registers and four of d registers)
  */
-#define UW_CU_MAX_SAVED		18
+enum uw_cu_const {
+	UW_CU_VERSION = 1,
+	UW_CU_HDR_SIZE = 28,
+	UW_CU_HAS_LSDA = 0x40000000,
+	UW_CU_PERSONALITY = 0x30000000,
+	UW_CU_MODE = 0x0f000000,
+	UW_CU_MAX_SAVED = 18,
+};
 
-/* A saved register: DWARF number, saved at CFA + off. */
+/**
+ * struct uw_cu - the decoded header of one __unwind_info section; the
+ *	section itself stays in place
+ * @sec: the section as mapped
+ * @base: the address function offsets count from (the image's __TEXT
+ *	segment, in the table's address space)
+ * @enc_off: offset of the common encodings array
+ * @enc_count: its entries
+ * @pers_off: offset of the personality array (not used to unwind)
+ * @pers_count: its entries
+ * @idx_off: offset of the first-level index
+ * @idx_count: its entries, the sentinel included
+ * @arch: &enum uw_arch the encodings are read for: X86_64, X86 or
+ *	AARCH64
+ */
+struct uw_cu {
+	struct uw_span sec;
+	uint64_t base;
+	uint32_t enc_off, enc_count;
+	uint32_t pers_off, pers_count;
+	uint32_t idx_off, idx_count;
+	uint8_t arch;
+};
+
+/**
+ * struct uw_cu_entry - one second-level entry: a function (or part of
+ *	one) and its encoding
+ * @fn_start: its first address
+ * @fn_end: the next entry's start, or the sentinel's
+ * @encoding: its encoding
+ * @page: its first-level index entry
+ * @index: its number within the page
+ * @compressed: the page is compressed (else regular)
+ */
+struct uw_cu_entry {
+	uint64_t fn_start;
+	uint64_t fn_end;
+	uint32_t encoding;
+	uint32_t page;
+	uint32_t index;
+	uint8_t compressed;
+};
+
+/**
+ * enum uw_cu_kind - what an encoding says, decoded
+ * @UW_CU_NONE: no unwind information here (mode 0)
+ * @UW_CU_FRAME: a frame-pointer frame: CFA = fp + 2 words, the saved
+ *	registers below the saved fp
+ * @UW_CU_FRAMELESS: CFA = sp + stack_size
+ * @UW_CU_FRAMELESS_IND: x86: CFA = sp + the immediate of the function's
+ *	"sub $N, %sp" (at sub_off) + stack_size
+ * @UW_CU_DWARF: the function's rules are in __eh_frame, at dwarf_off
+ */
+enum uw_cu_kind {
+	UW_CU_NONE = 0,
+	UW_CU_FRAME,
+	UW_CU_FRAMELESS,
+	UW_CU_FRAMELESS_IND,
+	UW_CU_DWARF,
+};
+
+/**
+ * struct uw_cu_save - a saved register
+ * @reg: its DWARF number
+ * @off: where it is saved: CFA + off
+ */
 struct uw_cu_save {
 	uint8_t reg;
 	int32_t off;
 };
 
-/* An encoding, decoded. */
+/**
+ * struct uw_cu_rule - an encoding, decoded
+ * @kind: &enum uw_cu_kind
+ * @nsaved: entries in saved
+ * @ra_in_lr: arm64 frameless: the return address stays in lr
+ * @stack_size: FRAMELESS: the frame's bytes; FRAMELESS_IND: bytes added
+ *	to the sub's immediate
+ * @sub_off: FRAMELESS_IND: offset of the sub's immediate in the function
+ * @dwarf_off: DWARF: the FDE's offset in __eh_frame (a hint)
+ * @saved: the saved registers, CFA-relative
+ */
 struct uw_cu_rule {
-	uint8_t kind;		/* enum uw_cu_kind */
+	uint8_t kind;
 	uint8_t nsaved;
-	uint8_t ra_in_lr;	/* arm64 frameless: the return address is lr */
-	uint32_t stack_size;	/* FRAMELESS: bytes; IND: added to [sub] */
-	uint32_t sub_off;	/* IND: offset of the sub's immediate in fn */
-	uint32_t dwarf_off;	/* DWARF: FDE offset in __eh_frame (a hint) */
-	struct uw_cu_save saved[UW_CU_MAX_SAVED];	/* CFA-relative */
+	uint8_t ra_in_lr;
+	uint32_t stack_size;
+	uint32_t sub_off;
+	uint32_t dwarf_off;
+	struct uw_cu_save saved[UW_CU_MAX_SAVED];
 };
 
 /*
- * The walker's scratch for one compact unwind step: the entry, its rule,
- * the values read, and the step's arguments (kept here, not on the
- * walker's stack).
+ * Private to lib/, here only for the size of struct uw_cursor: the
+ * walker's scratch for one compact unwind step (the entry, its rule, the
+ * values read and the step's inputs, kept in the cursor rather than on
+ * the walker's stack).
  */
-struct uw_cu_work {
+struct uwi_cu_work {
 	struct uw_cu_entry e;
 	struct uw_cu_rule r;
-	uint64_t val[UW_CU_MAX_SAVED];	/* saved registers, as read */
+	uint64_t val[UW_CU_MAX_SAVED];
 	uint64_t cfa, ra, fp, tmp[2];
 	const struct uw_cu *cu;
 	const struct uw_walk_cfg *cfg;
 	uint64_t pc;
-	bool *ra_in_reg;
-	uint64_t *new_sp;
+	uint64_t bias;
 };
 
-/*
- * Check the header and that the index lies in the section, ends with a
+/**
+ * uw_cu_init() - read an __unwind_info header in place
+ * @cu: the table, filled in
+ * @sec: the section
+ * @base: the address function offsets count from
+ * @arch: how encodings read: UW_ARCH_X86_64, UW_ARCH_X86 or
+ *	UW_ARCH_AARCH64
+ *
+ * Checks the header and that the index lies in the section, ends with a
  * sentinel and is sorted (a few entries: one per page of up to 1021
- * functions).  base: the address function offsets count from; arch:
- * how encodings read (X86_64, X86, AARCH64).
+ * functions).  Pages are checked as lookups reach them.
+ *
+ * Return: 0, UW_EINVAL, UW_EARCH, UW_EOVERFLOW (base too high for 32-bit
+ * offsets), UW_EVERSION, UW_EHEADER or UW_EUNSORTED.
  */
 int uw_cu_init(struct uw_cu *cu, const struct uw_span *sec, uint64_t base,
 	       enum uw_arch arch);
 
-/* The entry covering pc: UW_ENOENT outside the indexed range. */
+/**
+ * uw_cu_find() - the entry covering an address
+ * @cu: the table
+ * @pc: the address, in the table's address space
+ * @e: the entry
+ *
+ * Return: 0, UW_ENOENT outside the indexed range, or a format error of
+ * the page searched.
+ */
 int uw_cu_find(const struct uw_cu *cu, uint64_t pc, struct uw_cu_entry *e);
 
-/*
- * Entries in order: *page and *index start at 0; each call fills e and
- * advances them.  Returns 1 at the end, 0 with e filled, <0 on an error
- * (the iteration cannot go on).
+/**
+ * uw_cu_next() - the entries in order
+ * @cu: the table
+ * @page: the page; 0 to start
+ * @index: the entry within it; 0 to start
+ * @e: the entry
+ *
+ * Each call fills e and advances *page and *index.
+ *
+ * Return: 1 at the end, 0 with e filled, or an error (the iteration
+ * cannot go on).
  */
 int uw_cu_next(const struct uw_cu *cu, uint32_t *page, uint32_t *index,
 	       struct uw_cu_entry *e);
 
-/* Decode an encoding for cu's architecture. */
+/**
+ * uw_cu_decode() - decode an encoding for the table's architecture
+ * @cu: the table
+ * @encoding: the encoding
+ * @r: the rule
+ *
+ * Return: 0, or UW_EBADDATA (an undefined mode, a register number or
+ * permutation out of range, a saved register outside the frame).
+ */
 int uw_cu_decode(const struct uw_cu *cu, uint32_t encoding,
 		 struct uw_cu_rule *r);
 
-/*
- * FRAMELESS_IND: the stack size, from the "sub $imm32, %rsp" (x86-64:
- * 48 81 ec, x86: 81 ec) whose immediate is at fn_start + sub_off, read
- * through cfg's memory accessor (program text, not the stack); the
- * opcode bytes are checked first.  *size = immediate + stack_size.
+/**
+ * uw_cu_ind_size() - the stack size of a FRAMELESS_IND function
+ * @r: the rule
+ * @fn_start: the function's address, at run time
+ * @cfg: the walk's configuration: its architecture, and the memory
+ *	accessor that reads the function's code
+ * @size: the sub's immediate plus r->stack_size
+ *
+ * Reads the "sub $imm32, %sp" (x86-64: 48 81 ec, x86: 81 ec) whose
+ * immediate is at fn_start + sub_off through cfg's memory accessor (the
+ * program's text, never directly), checking the opcode bytes first.
+ *
+ * Return: 0, UW_EINVAL (not FRAMELESS_IND, no accessor), UW_EARCH,
+ * UW_EBADDATA (no such instruction there), UW_EREAD.
  */
 int uw_cu_ind_size(const struct uw_cu_rule *r, uint64_t fn_start,
 		   const struct uw_walk_cfg *cfg, uint64_t *size);
 
-#endif /* UWIND_COMPACT_UNWIND_H */
+#endif /* UWIND_COMPACT_H */

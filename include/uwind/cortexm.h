@@ -40,23 +40,39 @@
 
 #include "uwind.h"
 
-#define UW_CORTEXM_FRAME	0x20	/* basic frame */
-#define UW_CORTEXM_FRAME_FP	0x68	/* with the FP context */
-#define UW_CORTEXM_FRAME_FP_TS	0xa8	/* with s16-s31 too (FPCCR_S.TS) */
-/* ARMv8-M additional state context: signature, reserved word, r4-r11 */
-#define UW_CORTEXM_CALLEE	0x28
+/**
+ * enum uw_cortexm_const - exception frame sizes and EXC_RETURN bits
+ * @UW_CORTEXM_FRAME: bytes in the basic frame
+ * @UW_CORTEXM_FRAME_FP: with the FP context
+ * @UW_CORTEXM_FRAME_FP_TS: with s16-s31 too (FPCCR_S.TS)
+ * @UW_CORTEXM_CALLEE: ARMv8-M additional state context: signature,
+ *	reserved word, r4-r11
+ * @UW_CORTEXM_EXC_ES: EXC_RETURN.ES
+ * @UW_CORTEXM_EXC_SPSEL: EXC_RETURN.SPSEL
+ * @UW_CORTEXM_EXC_MODE: EXC_RETURN.Mode
+ * @UW_CORTEXM_EXC_FTYPE: EXC_RETURN.FType
+ * @UW_CORTEXM_EXC_DCRS: EXC_RETURN.DCRS
+ * @UW_CORTEXM_EXC_S: EXC_RETURN.S
+ */
+enum uw_cortexm_const {
+	UW_CORTEXM_FRAME	= 0x20,
+	UW_CORTEXM_FRAME_FP	= 0x68,
+	UW_CORTEXM_FRAME_FP_TS	= 0xa8,
+	UW_CORTEXM_CALLEE	= 0x28,
+	UW_CORTEXM_EXC_ES	= 0x01,
+	UW_CORTEXM_EXC_SPSEL	= 0x04,
+	UW_CORTEXM_EXC_MODE	= 0x08,
+	UW_CORTEXM_EXC_FTYPE	= 0x10,
+	UW_CORTEXM_EXC_DCRS	= 0x20,
+	UW_CORTEXM_EXC_S	= 0x40,
+};
 
-/* EXC_RETURN bits */
-#define UW_CORTEXM_EXC_ES	0x01
-#define UW_CORTEXM_EXC_SPSEL	0x04
-#define UW_CORTEXM_EXC_MODE	0x08
-#define UW_CORTEXM_EXC_FTYPE	0x10
-#define UW_CORTEXM_EXC_DCRS	0x20
-#define UW_CORTEXM_EXC_S	0x40
-
-/*
- * v is an EXC_RETURN value: bits 31-7 set, bit 1 clear, and not handler
- * mode on the process stack (which does not exist).
+/**
+ * uw_cortexm_is_exc_return() - whether a value is an EXC_RETURN value
+ * @v: the value
+ *
+ * Return: true when bits 31-7 are set, bit 1 is clear, and it is not
+ * handler mode on the process stack (which does not exist).
  */
 static inline bool uw_cortexm_is_exc_return(uint64_t v)
 {
@@ -66,15 +82,24 @@ static inline bool uw_cortexm_is_exc_return(uint64_t v)
 	       UW_CORTEXM_EXC_SPSEL;
 }
 
-/*
- * Restore into regs the registers an exception stacked at frame (the
- * stack pointer after entry; exc_return its EXC_RETURN value): r0-r3,
- * r12, lr, pc (Thumb bit from xPSR.T) and the interrupted sp, and r4-r11
- * when ARMv8-M stacked them too (DCRS clear).  The frame's size takes
- * UW_WALK_CM_FPCCR_TS from cfg->flags.  Other registers are left
- * as they are: a panic handler sets r4-r11 itself when they were not
- * stacked.  Stack reads go through cfg's accessor and bounds; nothing is
- * written on an error.
+/**
+ * uw_cortexm_exc_regs() - restore the registers an exception stacked
+ * @cfg: the walk's configuration: memory accessor, stack bounds, and
+ *	UW_WALK_CM_FPCCR_TS in its flags for the frame's size
+ * @exc_return: the frame's EXC_RETURN value
+ * @frame: the stack pointer after exception entry
+ * @regs: where the registers go
+ *
+ * Restores r0-r3, r12, lr, pc (the Thumb bit from xPSR.T) and the
+ * interrupted sp, and r4-r11 when ARMv8-M stacked them too (DCRS clear).
+ * Other registers are left as they are: a panic handler sets r4-r11
+ * itself when they were not stacked.  Needs UW_HAS_CORTEXM.
+ *
+ * Return: 0, or UW_EINVAL (a NULL argument, an architecture other than
+ * ARM, not an EXC_RETURN value, no memory accessor), UW_EALIGN (frame misaligned),
+ * UW_EOVERFLOW (the frame passes 4 GiB), UW_EBADDATA (a bad integrity
+ * signature), UW_EREAD or UW_ESTACK (a stack read failed).  On an error
+ * nothing is written.
  */
 int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 			uint64_t frame, struct uw_regs *regs);

@@ -7,306 +7,354 @@
  * bounds-checked against a caller-supplied span and every stack read goes
  * through a caller-supplied accessor that may fail.
  *
- * This header holds what every format shares: error codes, architectures,
- * register sets in DWARF numbering, table spans, the memory accessor, the
- * unwind row the formats produce, and the walker.
+ * This header adds the walker to the shared types (types.h) and the
+ * table formats (sframe.h, ehabi.h, chrome.h, compact_unwind.h,
+ * breakpad.h): modules, the walk's configuration, its cursor, and the
+ * frames it records.
  */
 #ifndef UWIND_UWIND_H
 #define UWIND_UWIND_H
 
-#include "env.h"
-
-/* Errors: always negative, 0 is success.  uw_strerror() names them. */
-enum uw_err {
-	UW_OK		= 0,
-	UW_EINVAL	= -1,	/* bad argument from the caller */
-	UW_EBOUNDS	= -2,	/* a table read would leave its span */
-	UW_EMAGIC	= -3,	/* not a table of this format */
-	UW_EVERSION	= -4,	/* unsupported format version */
-	UW_EHEADER	= -5,	/* header fields inconsistent with the span */
-	UW_EUNSORTED	= -6,	/* table not sorted where it must be */
-	UW_ENOENT	= -7,	/* no table entry covers the address */
-	UW_EBADDATA	= -8,	/* a malformed entry or rule */
-	UW_EREAD	= -9,	/* the memory accessor failed */
-	UW_ENOPROGRESS	= -10,	/* a step did not move toward the stack base */
-	UW_EDEPTH	= -11,	/* frame limit reached */
-	UW_EARCH	= -12,	/* architecture or ABI not supported here */
-	UW_EOVERFLOW	= -13,	/* address arithmetic overflowed */
-	UW_EREG		= -14,	/* a rule needs a register whose value is unknown */
-	UW_EREFUSE	= -15,	/* the table says this frame cannot be unwound */
-	UW_ESTACK	= -16,	/* an address fell outside the stack bounds */
-	UW_EALIGN	= -17,	/* a stack pointer was misaligned */
-	UW_ERR_MIN	= -17,
-};
-
-const char *uw_strerror(int err);
-
-enum uw_arch {
-	UW_ARCH_NONE = 0,
-	UW_ARCH_X86_64,
-	UW_ARCH_AARCH64,
-	UW_ARCH_S390X,
-	UW_ARCH_ARM,
-	UW_ARCH_X86,
-	UW_ARCH_COUNT,
-};
-
-const char *uw_arch_name(enum uw_arch arch);
-
-/*
- * Registers, indexed by DWARF register number.  The program counter has
- * a slot too: DWARF's return-address column on x86-64 (16) and x86 (8),
- * DWARF's PC on AArch64 (32) and ARM (15).  s390x's PSW address (DWARF 65)
- * is kept in slot 33, which no s390x unwind rule names.
- */
-#define UW_NREGS	34
-
-enum {
-	UW_X86_64_RBP = 6, UW_X86_64_RSP = 7, UW_X86_64_RIP = 16,
-	UW_AARCH64_X29 = 29, UW_AARCH64_X30 = 30, UW_AARCH64_SP = 31,
-	UW_AARCH64_PC = 32,
-	UW_S390X_R11 = 11, UW_S390X_R14 = 14, UW_S390X_R15 = 15,
-	UW_S390X_PC = 33,
-	UW_ARM_R7 = 7, UW_ARM_R11 = 11, UW_ARM_SP = 13, UW_ARM_LR = 14,
-	UW_ARM_PC = 15,
-	UW_X86_ESP = 4, UW_X86_EBP = 5, UW_X86_EIP = 8,
-};
-
-struct uw_regs {
-	uint64_t r[UW_NREGS];
-	uint64_t valid;		/* bit n set: r[n] is known */
-};
-
-static inline void uw_reg_set(struct uw_regs *regs, unsigned int n, uint64_t v)
-{
-	if (n < UW_NREGS) {
-		regs->r[n] = v;
-		regs->valid |= (uint64_t)1 << n;
-	}
-}
-
-static inline bool uw_reg_get(const struct uw_regs *regs, unsigned int n,
-			      uint64_t *v)
-{
-	if (n >= UW_NREGS || !(regs->valid & ((uint64_t)1 << n)))
-		return false;
-	*v = regs->r[n];
-	return true;
-}
-
-/* The registers an architecture's walker needs, and its word size. */
-struct uw_arch_info {
-	uint8_t pc, sp, fp, ra;	/* DWARF numbers; ra = link register or pc */
-	uint8_t ptr_size;	/* bytes in a stack word */
-	uint8_t has_lr;		/* the return address starts in a register */
-};
-
-int uw_arch_info(enum uw_arch arch, struct uw_arch_info *info);
-
-/*
- * A table, read in place: data[0..size) is the table's bytes as mapped,
- * addr is the address data[0] has in the unwound program.
- */
-struct uw_span {
-	const uint8_t *data;
-	size_t size;
-	uint64_t addr;
-};
-
-/*
- * Memory of the unwound program.  read() copies len bytes from addr into
- * dst and returns 0, or a negative value when it cannot (unmapped, out of
- * bounds, would fault); the core never touches program memory otherwise.
- */
-typedef int (*uw_read_fn)(void *ctx, uint64_t addr, void *dst, size_t len);
-
-struct uw_mem {
-	uw_read_fn read;
-	void *ctx;
-};
-
-/*
- * One unwind row: how to get the caller's CFA, return address and frame
- * pointer at a pc.  Formats translate their entries into this.
- */
-enum uw_rule_kind {
-	UW_RULE_SAME = 0,	/* not saved: the register keeps its value */
-	UW_RULE_CFA_OFF,	/* saved at CFA + off */
-	UW_RULE_REG,		/* held in register reg */
-	UW_RULE_REG_OFF,	/* value is reg + off */
-	UW_RULE_REG_DEREF,	/* saved at reg + off */
-	UW_RULE_UNDEF,		/* undefined: no caller (outermost frame) */
-};
-
-struct uw_rule {
-	uint8_t kind;		/* enum uw_rule_kind */
-	uint8_t reg;		/* DWARF register for the REG* kinds */
-	int32_t off;
-};
-
-#define UW_ROW_OUTERMOST	0x01	/* no caller: the walk ends here */
-#define UW_ROW_SIGNAL		0x02	/* function is a signal trampoline */
-#define UW_ROW_RA_MANGLED	0x04	/* RA is signed (AArch64 pointer auth) */
-#define UW_ROW_PAUTH_KEY_B	0x08	/* signed with key B, else key A */
-
-struct uw_row {
-	uint64_t fn_start;	/* function the row belongs to */
-	uint64_t fn_size;
-	uint64_t start;		/* first pc the row covers */
-	struct uw_rule cfa;	/* REG_OFF or REG_DEREF */
-	struct uw_rule ra;
-	struct uw_rule fp;
-	uint32_t flags;		/* UW_ROW_* */
-};
-
-/*
- * The format headers need the types above; the cursor below needs theirs
- * (it carries the decoders' scratch so it is off the walker's stack).
- */
+#include "types.h"
 #include "sframe.h"
 #include "ehabi.h"
 #include "chrome.h"
 #include "compact_unwind.h"
 #include "breakpad.h"
 
-/*
- * A loaded module: a text range and the tables that describe it.  The
- * table decoders are initialised once by the host (uw_sframe_init) and
- * only read by the walker.
+/**
+ * struct uw_module - a loaded module: a text range and its tables
+ * @start: first pc of the range, at run time
+ * @end: the end of the range (exclusive)
+ * @bias: load bias: a pc at run time is pc - bias in the tables' address
+ *	space.  0 when the tables were set up at run-time addresses; else
+ *	the tables keep the file's link-time addresses, and one decoded
+ *	table serves every mapping of the file, each module with its own
+ *	bias
+ * @sframe: SFrame table, or NULL
+ * @ehabi: ARM EHABI index, or NULL
+ * @chrome: Chrome ARM table, or NULL (preferred to EHABI where both are)
+ * @cu: Apple compact unwind (__TEXT,__unwind_info), or NULL
+ * @bp: Breakpad STACK CFI and STACK WIN records, or NULL (preferred to
+ *	compact unwind where both are)
+ *
+ * The tables are set up once by the host (uw_sframe_init() and kin,
+ * ideally checked whole with uw_sframe_check() and kin) and only read by
+ * the walker.
  */
 struct uw_module {
-	uint64_t start, end;		/* pcs [start, end) */
-	const struct uw_sframe *sframe;	/* NULL: none */
-	const struct uw_ehabi *ehabi;	/* ARM: NULL: none */
-	const struct uw_chrome *chrome;	/* ARM: NULL: none */
-	const struct uw_cu *cu;		/* Apple compact unwind, or NULL */
-	const struct uw_bp *bp;		/* Breakpad STACK records, or NULL */
+	uint64_t start, end;
+	const struct uw_sframe *sframe;
+	const struct uw_ehabi *ehabi;
+	const struct uw_chrome *chrome;
+	const struct uw_cu *cu;
+	const struct uw_bp *bp;
+	uint64_t bias;
 };
 
-/* How a frame was unwound to its caller. */
+/**
+ * enum uw_source - how a frame was unwound to its caller
+ * @UW_SRC_NONE: not unwound (the last frame)
+ * @UW_SRC_SFRAME: an SFrame row
+ * @UW_SRC_FP: the frame-pointer fallback
+ * @UW_SRC_SIGFRAME: a Linux signal frame (sigreturn trampoline)
+ * @UW_SRC_EHABI: ARM .ARM.exidx/.ARM.extab
+ * @UW_SRC_CHROME: Chrome's ARM unwind tables
+ * @UW_SRC_EXCFRAME: a Cortex-M exception frame (EXC_RETURN)
+ * @UW_SRC_COMPACT: Apple compact unwind (__unwind_info)
+ * @UW_SRC_BREAKPAD: Breakpad STACK CFI or STACK WIN records
+ * @UW_SRC_COUNT: the number of values above
+ */
 enum uw_source {
-	UW_SRC_NONE = 0,	/* not unwound (last frame) */
+	UW_SRC_NONE = 0,
 	UW_SRC_SFRAME,
-	UW_SRC_FP,		/* frame-pointer fallback */
-	UW_SRC_SIGFRAME,	/* kernel signal frame (sigreturn trampoline) */
-	UW_SRC_EHABI,		/* ARM .ARM.exidx/.ARM.extab */
-	UW_SRC_CHROME,		/* Chrome's ARM unwind tables */
-	UW_SRC_EXCFRAME,	/* Cortex-M exception frame (EXC_RETURN) */
-	UW_SRC_COMPACT,		/* Apple compact unwind (__unwind_info) */
-	UW_SRC_BREAKPAD,	/* Breakpad STACK CFI / STACK WIN */
+	UW_SRC_FP,
+	UW_SRC_SIGFRAME,
+	UW_SRC_EHABI,
+	UW_SRC_CHROME,
+	UW_SRC_EXCFRAME,
+	UW_SRC_COMPACT,
+	UW_SRC_BREAKPAD,
 	UW_SRC_COUNT,
 };
 
+/**
+ * uw_source_name() - name a frame source
+ * @src: the source
+ *
+ * Return: a constant string, "unknown" for a value outside the enum.
+ */
 const char *uw_source_name(enum uw_source src);
 
-/* Why a walk stopped. */
+/**
+ * enum uw_stop - why a walk stopped
+ * @UW_STOP_NONE: it has not
+ * @UW_STOP_OUTERMOST: the table marks the outermost frame
+ * @UW_STOP_END: the return address or frame pointer is zero
+ * @UW_STOP_NO_INFO: no table row and no usable frame pointer
+ * @UW_STOP_READ_FAULT: the memory accessor failed, or the stack bounds
+ *	forbade a read
+ * @UW_STOP_NO_PROGRESS: the stack pointer did not move up, or neither
+ *	the stack pointer nor the pc changed
+ * @UW_STOP_DEPTH: the frame array or depth limit is full
+ * @UW_STOP_BAD_DATA: a malformed table or an impossible rule
+ * @UW_STOP_COUNT: the number of values above
+ */
 enum uw_stop {
 	UW_STOP_NONE = 0,
-	UW_STOP_OUTERMOST,	/* the table marks the outermost frame */
-	UW_STOP_END,		/* return address or frame pointer is zero */
-	UW_STOP_NO_INFO,	/* no table row and no usable frame pointer */
-	UW_STOP_READ_FAULT,	/* the memory accessor failed */
-	UW_STOP_NO_PROGRESS,	/* the stack pointer did not move up */
-	UW_STOP_DEPTH,		/* frame array or depth limit full */
-	UW_STOP_BAD_DATA,	/* malformed table or impossible rule */
+	UW_STOP_OUTERMOST,
+	UW_STOP_END,
+	UW_STOP_NO_INFO,
+	UW_STOP_READ_FAULT,
+	UW_STOP_NO_PROGRESS,
+	UW_STOP_DEPTH,
+	UW_STOP_BAD_DATA,
 	UW_STOP_COUNT,
 };
 
+/**
+ * uw_stop_name() - name a stop reason
+ * @stop: the reason
+ *
+ * Return: a constant string, "unknown" for a value outside the enum.
+ */
 const char *uw_stop_name(enum uw_stop stop);
 
-#define UW_FRAME_SIGNAL	0x01	/* pc is exact: interrupted, not a call */
-#define UW_FRAME_THUMB	0x02	/* ARM: the pc runs Thumb code */
+/**
+ * enum uw_frame_flags - flags of a frame (&struct uw_frame.flags)
+ * @UW_FRAME_SIGNAL: the pc is exact: interrupted, not a call
+ * @UW_FRAME_THUMB: ARM: the pc runs Thumb code
+ * @UW_NO_MODULE: &struct uw_frame.module when no module holds the pc
+ */
+enum uw_frame_flags {
+	UW_FRAME_SIGNAL	= 0x01,
+	UW_FRAME_THUMB	= 0x02,
+	UW_NO_MODULE	= 0xffff,
+};
 
+/**
+ * struct uw_frame - one frame of a walk
+ * @pc: its pc (ARM: without the Thumb bit)
+ * @sp: its stack pointer
+ * @cfa: its CFA, 0 if not unwound
+ * @source: &enum uw_source: how it was unwound to its caller
+ * @flags: &enum uw_frame_flags
+ * @module: index into &struct uw_walk_cfg.mods, or UW_NO_MODULE
+ */
 struct uw_frame {
 	uint64_t pc;
 	uint64_t sp;
-	uint64_t cfa;		/* this frame's CFA, 0 if not unwound */
-	uint8_t source;		/* enum uw_source: how it was unwound */
-	uint8_t flags;		/* UW_FRAME_* */
-	uint16_t module;	/* index into uw_walk_cfg.mods, or UW_NO_MODULE */
+	uint64_t cfa;
+	uint8_t source;
+	uint8_t flags;
+	uint16_t module;
 };
 
-#define UW_NO_MODULE	0xffff
+/**
+ * enum uw_walk_flags - options of a walk (&struct uw_walk_cfg.flags)
+ * @UW_WALK_NO_FP: no frame-pointer fallback
+ * @UW_WALK_NO_SIGFRAME: do not recognise Linux signal trampolines
+ * @UW_WALK_CORTEX_M: ARM M-profile: an EXC_RETURN value as a return
+ *	address is an exception boundary (cortexm.h); no Linux signal
+ *	trampoline is ever looked for
+ * @UW_WALK_CM_FPCCR_TS: ARMv8-M: FPCCR_S.TS is set (cortexm.h)
+ */
+enum uw_walk_flags {
+	UW_WALK_NO_FP		= 0x01,
+	UW_WALK_NO_SIGFRAME	= 0x02,
+	UW_WALK_CORTEX_M	= 0x08,
+	UW_WALK_CM_FPCCR_TS	= 0x10,
+};
 
-#define UW_WALK_NO_FP		0x01	/* no frame-pointer fallback */
-#define UW_WALK_NO_SIGFRAME	0x02	/* do not recognise signal trampolines */
-#define UW_WALK_FP_FIRST_ONLY	0x04	/* fallback only if no module has tables */
-#define UW_WALK_CORTEX_M	0x08	/* ARM M-profile: EXC_RETURN (cortexm.h) */
-#define UW_WALK_CM_FPCCR_TS	0x10	/* ARMv8-M FPCCR_S.TS set (cortexm.h) */
-
+/**
+ * struct uw_walk_cfg - what a walk needs to know about the program
+ * @arch: its architecture
+ * @big_endian: the byte order of its memory
+ * @mods: its modules, sorted by start, not overlapping
+ * @nmods: how many
+ * @mem: its memory
+ * @stack_lo: lowest stack address a read may touch
+ * @stack_hi: the end of the stack; both 0: bounds unknown
+ * @pac_mask: AArch64: pointer-auth bits to clear from signed return
+ *	addresses
+ * @flags: &enum uw_walk_flags
+ * @max_depth: frames at most; 0: no limit beyond the frame array
+ * @cm_psp: UW_WALK_CORTEX_M: the process stack pointer at the fault
+ */
 struct uw_walk_cfg {
 	enum uw_arch arch;
-	bool big_endian;		/* byte order of the program's memory */
-	const struct uw_module *mods;	/* sorted by start, not overlapping */
+	bool big_endian;
+	const struct uw_module *mods;
 	size_t nmods;
 	struct uw_mem mem;
-	uint64_t stack_lo, stack_hi;	/* stack bounds; both 0: unknown */
-	uint64_t pac_mask;		/* AArch64: pointer-auth bits to clear */
-	uint32_t flags;			/* UW_WALK_* */
-	uint32_t max_depth;		/* 0: no limit beyond the frame array */
-	uint64_t cm_psp;		/* UW_WALK_CORTEX_M: PSP at the fault */
+	uint64_t stack_lo, stack_hi;
+	uint64_t pac_mask;
+	uint32_t flags;
+	uint32_t max_depth;
+	uint64_t cm_psp;
 };
 
-/* The state of a walk between steps: callers may step by hand. */
+/*
+ * Private to lib/, here only for the size of struct uw_cursor: the ARM
+ * opcode interpreter's state (the virtual register set and where its
+ * opcodes come from), the step in progress, and the decoders' scratch.
+ * They live in the caller's cursor rather than on the stack of an NMI
+ * or panic handler.
+ */
+struct uwi_arm_vrs {
+	struct uw_regs *regs;
+	const struct uw_ehabi *eh;
+	struct uw_ehabi_ops *ops;
+	const uint8_t *bytes;
+	uint32_t nbytes;
+	uint32_t off;
+	uint32_t vsp;
+	bool pc_set;
+	bool chrome;
+};
+
+struct uwi_step {
+	uint64_t pc, sp;
+	uint64_t lookup;
+	uint64_t new_sp;
+	bool ra_in_reg;
+	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
+					 * .cbParams of the frame at depth
+					 * bp_depth, for its caller */
+};
+
+union uwi_scratch {
+	struct uw_row row;
+	struct {
+		struct uw_ehabi_entry e;
+		struct uwi_arm_vrs vrs;
+	} ehabi;
+	struct {
+		struct uw_chrome_loc loc;
+		struct uwi_arm_vrs vrs;
+	} chrome;
+	struct uwi_cu_work cu;
+	struct uw_bp_work bp;
+};
+
+/**
+ * struct uw_cursor - the state of a walk between steps
+ * @regs: the current frame's registers
+ * @cfa: CFA of the frame just unwound
+ * @depth: frames unwound so far
+ * @flags: &enum uw_frame_flags of the current frame
+ * @source: &enum uw_source: how the last step unwound
+ * @module: the module of the current frame's pc (an index into
+ *	&struct uw_walk_cfg.mods, or UW_NO_MODULE); the next uw_step() uses
+ *	its tables
+ * @stop: &enum uw_stop once the walk has ended
+ *
+ * uw_cursor_init() sets it up, uw_step() advances it; callers may step
+ * by hand and read it in between.  It is the walk's scratch too, too
+ * large for the stack of an NMI or panic handler: keep it static or
+ * per-CPU.
+ */
 struct uw_cursor {
 	struct uw_regs regs;
-	/* Scratch for the step, kept here rather than on the stack. */
-	union {
-		struct {
-			struct uw_row row;
-		} sframe;
-		struct {
-			struct uw_ehabi_entry e;
-			struct uw_arm_vrs vrs;
-		} ehabi;
-		struct {
-			struct uw_chrome_loc loc;
-			struct uw_arm_vrs vrs;
-		} chrome;
-		struct uw_cu_work cu;
-		struct {
-			struct uw_bp_work w;
-			struct uw_regs out;	/* the caller, being built */
-		} bp;
-	} scratch;
-	uint64_t cfa;		/* CFA of the frame just unwound */
+	uint64_t cfa;
 	uint32_t depth;
-	uint8_t flags;		/* UW_FRAME_* for the current frame */
-	uint8_t source;		/* how the current frame was unwound */
-	uint16_t module;	/* module of the current frame's pc */
-	uint8_t stop;		/* enum uw_stop once the walk has ended */
-	uint8_t cm_thread;	/* Cortex-M: an EXC_RETURN led to thread mode */
+	uint8_t flags;
+	uint8_t source;
+	uint16_t module;
+	uint8_t stop;
+	/* private: */
+	uint8_t cm_thread;
+	struct uwi_step step;
+	union uwi_scratch scratch;
 };
 
+/**
+ * uw_cursor_init() - start a walk at a register set
+ * @cur: the cursor
+ * @cfg: the walk's configuration
+ * @regs: the first frame's registers: at least its pc and sp
+ *
+ * Return: 0, or UW_EINVAL (a NULL argument), UW_EARCH (an architecture
+ * this build cannot walk), UW_EREG (pc or sp unknown).
+ */
 int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		   const struct uw_regs *regs);
 
-/*
- * Unwind the cursor's frame to its caller.  Returns 1 when the cursor now
- * holds the caller, 0 when the walk ended normally (cur->stop says why),
- * or a negative error (cur->stop says how the walk classifies it).
+/**
+ * enum uw_step_ret - what uw_step() returns besides errors
+ * @UW_STEP_END: the walk ended normally; cur->stop says why
+ * @UW_STEP_CALLER: the cursor now holds the caller
+ */
+enum uw_step_ret {
+	UW_STEP_END = 0,
+	UW_STEP_CALLER = 1,
+};
+
+/**
+ * uw_step() - unwind the cursor's frame to its caller
+ * @cur: a cursor from uw_cursor_init()
+ * @cfg: the configuration it was set up with
+ *
+ * Tries, in the order the architecture sets: a Cortex-M exception
+ * boundary, the tables of the frame's module, a Linux signal frame, and
+ * the frame pointer.  The caller's stack pointer must lie above the
+ * callee's (equal only when the return address came from a register)
+ * and a step must change the pc or the stack pointer.
+ *
+ * Return: UW_STEP_CALLER, UW_STEP_END (an outermost frame or a zero
+ * return address or frame pointer), or a negative error, cur->stop
+ * classifying it: UW_EDEPTH, UW_ENOENT, UW_EREG, UW_EARCH, UW_EREFUSE
+ * (no unwind info), UW_EREAD, UW_ESTACK (read fault), UW_ENOPROGRESS,
+ * UW_EALIGN (no progress, or no info where a frame pointer gave them),
+ * and format errors, UW_EOVERFLOW and UW_EINVAL (no memory accessor)
+ * (bad data).  Once the walk has ended, UW_STEP_END.
  */
 int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
 
+/**
+ * struct uw_walk_result - how a walk ended
+ * @nframes: frames written
+ * @stop: &enum uw_stop
+ * @err: the error behind the stop, or 0
+ */
 struct uw_walk_result {
 	size_t nframes;
-	uint8_t stop;		/* enum uw_stop */
-	int err;		/* the error behind the stop, or 0 */
+	uint8_t stop;
+	int err;
 };
 
-/*
- * Walk from regs, filling frames[0..max).  frames[0] is the frame regs
- * describe.  cur is the caller's scratch space for the walk (it holds a
- * register set, too large for the stack of an NMI or panic handler);
- * afterwards it holds the last frame's state.  Returns the number of
- * frames written.
+/**
+ * uw_walk() - walk a stack from a register set
+ * @cur: the caller's scratch space for the walk (a register set, too
+ *	large for the stack of an NMI or panic handler); afterwards it
+ *	holds the last frame's state
+ * @cfg: the walk's configuration
+ * @regs: the first frame's registers
+ * @frames: where the frames go; frames[0] is the frame regs describe
+ * @max: room in frames
+ * @res: how the walk ended: the stop reason and the error of uw_step()
+ *	or uw_cursor_init() behind it; UW_EDEPTH when frames ran out
+ *
+ * Return: the number of frames written.
  */
 size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
 	       struct uw_walk_result *res);
 
-/* Find the row that unwinds pc in one module (lookup helper for tools). */
-int uw_module_find_row(const struct uw_module *mod, uint64_t pc,
-		       struct uw_row *row);
+/**
+ * uw_module_sframe_find() - the SFrame row for a run-time pc in a module
+ * @mod: the module
+ * @pc: the address, at run time
+ * @row: where the row goes, its addresses at run time (the module's
+ *	bias added)
+ *
+ * SFrame only: EHABI and Chrome entries are opcode sequences, which
+ * uw_ehabi_find() and uw_chrome_find() answer.
+ *
+ * Return: 0, or UW_ENOENT (pc outside the module, no SFrame table, no
+ * row), or an error of uw_sframe_find().
+ */
+int uw_module_sframe_find(const struct uw_module *mod, uint64_t pc,
+			  struct uw_row *row);
 
 #endif /* UWIND_UWIND_H */

@@ -109,107 +109,45 @@ static int fot_uleb(const struct ctab *c, uint32_t *pos, uint32_t *v)
 	return 0;
 }
 
-static void pop_list(char *buf, size_t len, uint32_t mask)
+/* Operand bytes from the instruction table, up to its end. */
+struct insn_src {
+	const uint8_t *insn;
+	uint32_t size, pos;
+};
+
+static int next_insn(void *ctx, uint8_t *b)
 {
-	size_t used;
-	unsigned int r;
+	struct insn_src *in = ctx;
 
-	snprintf(buf, len, "pop {");
-	for (r = 0; r < 16; r++) {
-		if (!(mask & (1u << r)))
-			continue;
-		used = strlen(buf);
-		snprintf(buf + used, len - used, "%sr%u",
-			 buf[used - 1] == '{' ? "" : ", ", r);
-	}
-	used = strlen(buf);
-	snprintf(buf + used, len - used, "}");
-}
-
-/*
- * Decode one instruction at insn[*pos]: its text, and *pos past it.
- * Returns 1 after finish or refuse, -1 when the table ends inside it, else 0.
- */
-static int describe(const uint8_t *insn, uint32_t size, uint32_t *pos,
-		    char *buf, size_t len)
-{
-	uint8_t op = insn[(*pos)++], b;
-	uint64_t val = 0;
-	unsigned int i;
-
-	if (op < 0x80) {
-		snprintf(buf, len, "vsp = vsp %c %u", op < 0x40 ? '+' : '-',
-			 ((op & 0x3f) << 2) + 4);
-		return 0;
-	}
-	if (op < 0x90) {
-		if (*pos >= size)
-			return -1;
-		b = insn[(*pos)++];
-		if (op == 0x80 && b == 0) {
-			snprintf(buf, len, "refuse to unwind");
-			return 1;	/* the sequence ends here */
-		}
-			pop_list(buf, len, ((op & 0xfu) << 8 | b) << 4);
-		return 0;
-	}
-	if (op < 0xa0) {
-		if (op == 0x9d || op == 0x9f)
-			snprintf(buf, len, "[reserved]");
-		else
-			snprintf(buf, len, "vsp = r%u", op & 0xf);
-		return 0;
-	}
-	if (op < 0xb0) {
-		pop_list(buf, len, ((1u << ((op & 7) + 1)) - 1) << 4 |
-			 (op & 8 ? 1u << 14 : 0));
-		return 0;
-	}
-	if (op == 0xb0) {
-		snprintf(buf, len, "finish");
-		return 1;
-	}
-	if (op == 0xb2) {
-		for (i = 0;; i++) {
-			if (*pos >= size)
-				return -1;
-			b = insn[(*pos)++];
-			if (i < 5)
-				val |= (uint64_t)(b & 0x7f) << (7 * i);
-			if (!(b & 0x80))
-				break;
-		}
-		if (i >= 5)
-			snprintf(buf, len, "[uleb128 too long]");
-		else
-			snprintf(buf, len, "vsp = vsp + %llu",
-				 (unsigned long long)(0x204 + (val << 2)));
-		return 0;
-	}
-	snprintf(buf, len, "[not in Chrome's subset]");
+	if (in->pos >= in->size)
+		return -1;
+	*b = in->insn[in->pos++];
 	return 0;
 }
 
 static void print_sequence(const struct ctab *c, uint32_t at)
 {
 	const uint8_t *insn = c->t.span.data + c->ct.insn_off;
-	uint32_t pos = at, start, i;
+	struct insn_src in = { insn, c->ct.insn_size, at };
+	const struct arm_op_src src = { next_insn, &in };
+	uint32_t start, i;
 	char text[96], bytes[48];
 	int r = 0;
 
 	while (r == 0) {
-		if (pos >= c->ct.insn_size) {
+		if (in.pos >= c->ct.insn_size) {
 			printf("        [no finish before the table's end]\n");
 			return;
 		}
-		start = pos;
-		r = describe(insn, c->ct.insn_size, &pos, text, sizeof(text));
+		start = in.pos++;
+		r = arm_op_describe(insn[start], &src, true, text,
+				    sizeof(text));
 		if (r < 0) {
 			printf("        [truncated instruction]\n");
 			return;
 		}
 		bytes[0] = '\0';
-		for (i = start; i < pos && i < start + 8; i++)
+		for (i = start; i < in.pos && i < start + 8; i++)
 			snprintf(bytes + strlen(bytes),
 				 sizeof(bytes) - strlen(bytes), "%s0x%02x",
 				 i > start ? " " : "", insn[i]);

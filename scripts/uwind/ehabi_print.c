@@ -77,123 +77,16 @@ static int get_op(struct opsrc *s, uint8_t *b)
 	return 0;
 }
 
-static void reg_list(char *buf, size_t len, uint32_t mask, const char *pfx,
-		     unsigned int first)
+/* The operand bytes of an instruction: the opcode stream, remembered. */
+static int next_op(void *ctx, uint8_t *b)
 {
-	size_t used;
-	unsigned int r;
-
-	snprintf(buf, len, "pop {");
-	for (r = 0; r < 32; r++) {
-		if (!(mask & (1u << r)))
-			continue;
-		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%s%u",
-			 buf[used - 1] == '{' ? "" : ", ", pfx, first + r);
-	}
-	used = strlen(buf);
-	snprintf(buf + used, len - used, "}");
-}
-
-static void reg_range(char *buf, size_t len, const char *pfx,
-		      unsigned int first, unsigned int count, unsigned int max)
-{
-	if (first + count > max)
-		snprintf(buf, len, "[bad range %s%u-%s%u]", pfx, first, pfx,
-			 first + count);
-	else if (count)
-		snprintf(buf, len, "pop {%s%u-%s%u}", pfx, first, pfx,
-			 first + count);
-	else
-		snprintf(buf, len, "pop {%s%u}", pfx, first);
-}
-
-/* Describe the instruction starting with op; its bytes go to s. */
-static void describe(struct opsrc *s, uint8_t op, char *buf, size_t len)
-{
-	unsigned int i;
-	uint64_t val;
-	uint8_t b = 0;
-
-	if (op < 0x80) {
-		snprintf(buf, len, "vsp = vsp %c %u", op < 0x40 ? '+' : '-',
-			 ((op & 0x3f) << 2) + 4);
-		return;
-	}
-	if (op < 0x90 || op == 0xb1 || op == 0xb3 || (op >= 0xc6 && op <= 0xc9)) {
-		if (get_op(s, &b)) {
-			snprintf(buf, len, "[truncated]");
-			return;
-		}
-	}
-	if (op < 0x90) {
-		if (op == 0x80 && b == 0)
-			snprintf(buf, len, "refuse to unwind");
-		else
-			reg_list(buf, len, ((op & 0xfu) << 8 | b) << 4, "r", 0);
-	} else if (op < 0xa0) {
-		if (op == 0x9d || op == 0x9f)
-			snprintf(buf, len, "[reserved]");
-		else
-			snprintf(buf, len, "vsp = r%u", op & 0xf);
-	} else if (op < 0xb0) {
-		reg_list(buf, len, ((1u << ((op & 7) + 1)) - 1) << 4 |
-			 (op & 8 ? 1u << 14 : 0), "r", 0);
-	} else if (op == 0xb0) {
-		snprintf(buf, len, "finish");
-	} else if (op == 0xb1) {
-		if (b == 0 || (b & 0xf0))
-			snprintf(buf, len, "[spare]");
-		else
-			reg_list(buf, len, b, "r", 0);
-	} else if (op == 0xb2) {
-		val = 0;
-		for (i = 0;; i++) {
-			if (get_op(s, &b)) {
-				snprintf(buf, len, "[truncated]");
-				return;
-			}
-			if (i < 5)
-				val |= (uint64_t)(b & 0x7f) << (7 * i);
-			if (!(b & 0x80))
-				break;
-		}
-		if (i >= 5)
-			snprintf(buf, len, "[uleb128 too long]");
-		else
-			snprintf(buf, len, "vsp = vsp + %llu",
-				 (unsigned long long)(0x204 + (val << 2)));
-	} else if (op == 0xb3) {
-		reg_range(buf, len, "D", b >> 4, b & 0xf, 16);
-	} else if (op == 0xb4) {
-		snprintf(buf, len, "pop {ra_auth_code}");
-	} else if (op == 0xb5) {
-		snprintf(buf, len, "vsp as modifier for PAC validation");
-	} else if (op == 0xb6 || op == 0xb7) {
-		snprintf(buf, len, "[spare]");
-	} else if (op < 0xc0 || (op >= 0xd0 && op <= 0xd7)) {
-		reg_range(buf, len, "D", 8, op & 7, 32);
-	} else if (op <= 0xc5) {
-		reg_range(buf, len, "wR", 10, op & 7, 16);
-	} else if (op == 0xc6) {
-		reg_range(buf, len, "wR", b >> 4, b & 0xf, 16);
-	} else if (op == 0xc7) {
-		if (b == 0 || (b & 0xf0))
-			snprintf(buf, len, "[spare]");
-		else
-			reg_list(buf, len, b, "wCGR", 0);
-	} else if (op == 0xc8) {
-		reg_range(buf, len, "D", 16 + (b >> 4), b & 0xf, 32);
-	} else if (op == 0xc9) {
-		reg_range(buf, len, "D", b >> 4, b & 0xf, 32);
-	} else {
-		snprintf(buf, len, "[spare]");
-	}
+	return get_op(ctx, b) ? -1 : 0;
 }
 
 static void print_ops(const struct arm_elf *a, const struct uw_ehabi_ops *ops)
 {
 	struct opsrc s = { .eh = &a->eh, .o = *ops };
+	const struct arm_op_src src = { next_op, &s };
 	char text[160], bytes[80];
 	unsigned int i;
 	uint8_t op;
@@ -208,7 +101,8 @@ static void print_ops(const struct arm_elf *a, const struct uw_ehabi_ops *ops)
 			printf("  [cannot read opcodes: %s]\n", uw_strerror(ret));
 			return;
 		}
-		describe(&s, op, text, sizeof(text));
+		/* Listed to the end of the stream, as readelf -u does. */
+		arm_op_describe(op, &src, false, text, sizeof(text));
 		bytes[0] = 0;
 		for (i = 0; i < s.n; i++)
 			snprintf(bytes + strlen(bytes), sizeof(bytes) - strlen(bytes),

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * ARM EHABI in the tool, shared by `uwind dump`/`uwind lookup`
- * (ehabi_print.c) and `uwind convert --breakpad` (convert.c):
+ * (ehabi_print.c, chrome_print.c) and `uwind convert --breakpad`
+ * (convert.c):
  *  - a 32-bit ARM ELF file opened with its .ARM.exidx/.ARM.extab (or
  *    PT_ARM_EXIDX), FUNC and mapping symbols and executable ranges;
  *  - an entry's opcodes run with the core's interpreter on a synthetic
  *    frame, which tells where each register of the caller comes from;
+ *  - the opcodes as text (arm_ops.c);
  *  - the Breakpad STACK CFI records those rules give (ehabi_rules.c).
  */
 #ifndef UWIND_TOOL_EHABI_RULES_H
@@ -105,6 +107,24 @@ bool syn_reg_off(uint32_t v, unsigned int *base, int32_t *off);
 /* A value read from the stack: the read's index k and an offset. */
 bool syn_marker(const struct syn_mem *m, uint32_t v, unsigned int *k,
 		int32_t *off);
+
+/* ---- the opcodes as text (arm_ops.c) ---- */
+
+/* Where an instruction's operand bytes come from: next() 0 with a byte. */
+struct arm_op_src {
+	int (*next)(void *ctx, uint8_t *b);
+	void *ctx;
+};
+
+/*
+ * The text of the instruction that starts with op (its operand bytes
+ * read from src) in buf, as `readelf -u` words it; with chrome, the
+ * opcodes outside Chrome's subset are named so.  Returns 1 after finish
+ * or refuse-to-unwind, -1 when src ends inside the instruction (the text
+ * says "[truncated]"), else 0.
+ */
+int arm_op_describe(uint8_t op, const struct arm_op_src *src, bool chrome,
+		    char *buf, size_t len);
 
 /* ---- STACK CFI from EHABI (uwind convert --breakpad, no DWARF CFI) ---- */
 

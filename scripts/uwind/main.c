@@ -9,6 +9,8 @@
  *   uwind dump|lookup --chrome TABLE --text ADDR [ADDR...] (chrome_print.c)
  *   uwind convert --breakpad ELF | --chrome SYM -o TABLE (convert.c)
  *   uwind sframe FILE -o OUT | --check FILE... (sframe_cmd.c)
+ *   uwind verify FILE... | --sframe RAW --vaddr ADDR | --chrome TABLE
+ *     (verify.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +34,10 @@ static void usage(FILE *f)
 	      "       uwind convert --breakpad ELF|MACHO [--arch NAME]\n"
 	      "       uwind convert --chrome SYM -o TABLE [--text ADDR]\n"
 	      "       uwind sframe FILE -o OUT [--raw] [-v]\n"
-	      "       uwind sframe --check [-v] FILE...\n", f);
+	      "       uwind sframe --check [-v] FILE...\n"
+	      "       uwind verify FILE...\n"
+	      "       uwind verify --sframe RAW --vaddr ADDR\n"
+	      "       uwind verify --chrome TABLE [--text ADDR]\n", f);
 }
 
 int main(int argc, char **argv)
@@ -69,6 +74,8 @@ int main(int argc, char **argv)
 		return cmd_sframe(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stack"))
 		return cmd_stack(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "verify"))
+		return cmd_verify(argc - 1, argv + 1);
 	fprintf(stderr, "uwind: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -1181,14 +1181,21 @@ static bool same_rule(const struct uw_rule *a, const struct uw_rule *b)
 	}
 }
 
-/* Read the section back with the core: every FRE gives its row. */
+/*
+ * Read the section back with the core: it passes the whole-table check
+ * (what the kernel module runs before it uses a table), and every FRE
+ * gives the row it was made from.
+ */
 static int check_table(struct gen *g, const uint8_t *sec, size_t size)
 {
 	struct uw_span span = { sec, size, 0 };
 	struct uw_sframe sf;
+	struct uw_check c;
 	size_t i, j;
 	int err = uw_sframe_init(&sf, &span);
 
+	uw_check_start(&c, 0);
+	err = err ? err : uw_sframe_check(&sf, &c);
 	if (err)
 		goto bad;
 	if (sf.num_fdes != g->nfdes) {

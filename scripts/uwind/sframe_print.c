@@ -87,8 +87,9 @@ static int parse_table_args(int argc, char **argv, struct table_opts *o,
 	return 0;
 }
 
+/* Load and decode the table; an unsorted one (an object file's) too. */
 static int open_table(int argc, char **argv, struct tool_table *t,
-		      struct uw_sframe *sf, int *first_free)
+		      struct uw_sframe *sf, bool *unsorted, int *first_free)
 {
 	struct table_opts o;
 	int err;
@@ -96,7 +97,7 @@ static int open_table(int argc, char **argv, struct tool_table *t,
 	if (parse_table_args(argc, argv, &o, first_free) ||
 	    load_table_opts(&o, t))
 		return -1;
-	err = uw_sframe_init(sf, &t->span);
+	err = tool_sframe_open(t, sf, unsorted);
 	if (err) {
 		fprintf(stderr, "uwind: %s: bad SFrame section: %s\n",
 			o.raw ? o.raw : o.file, uw_strerror(err));
@@ -216,8 +217,9 @@ int cmd_dump(int argc, char **argv)
 	struct uw_sframe_fre fre;
 	uint32_t i, j, off;
 	int first, err, ret = 0;
+	bool unsorted;
 
-	if (open_table(argc, argv, &t, &sf, &first))
+	if (open_table(argc, argv, &t, &sf, &unsorted, &first))
 		return 1;
 	if (first != argc) {
 		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
@@ -251,6 +253,27 @@ int cmd_dump(int argc, char **argv)
 	return ret;
 }
 
+/*
+ * An unsorted table (an object file's) answers lookups from a copy with
+ * its FDEs sorted: the core's own search, as on a linked file.
+ */
+static int sort_table(struct tool_table *t, struct uw_sframe *sf)
+{
+	struct tool_table sorted;
+	struct uw_sframe sf2;
+	int err = tool_sframe_sort(t, sf, &sorted, &sf2);
+
+	tool_table_free(t);
+	if (err) {
+		fprintf(stderr, "uwind: lookup: cannot sort the FDEs: %s\n",
+			uw_strerror(err));
+		return -1;
+	}
+	*t = sorted;
+	*sf = sf2;
+	return 0;
+}
+
 int cmd_lookup(int argc, char **argv)
 {
 	struct tool_table t;
@@ -258,14 +281,17 @@ int cmd_lookup(int argc, char **argv)
 	struct uw_row row;
 	uint64_t pc;
 	int first, i, err, ret = 0;
+	bool unsorted;
 
-	if (open_table(argc, argv, &t, &sf, &first))
+	if (open_table(argc, argv, &t, &sf, &unsorted, &first))
 		return 1;
 	if (first == argc) {
 		fprintf(stderr, "uwind: lookup: no address\n");
 		tool_table_free(&t);
 		return 2;
 	}
+	if (unsorted && sort_table(&t, &sf))
+		return 1;
 	for (i = first; i < argc; i++) {
 		if (parse_u64(argv[i], &pc)) {
 			fprintf(stderr, "uwind: lookup: bad address '%s'\n",

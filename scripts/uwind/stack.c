@@ -454,6 +454,8 @@ static void add_module(struct stk_target *t, struct stk_file *f,
 	memset(m, 0, sizeof(*m));
 	m->start = start;
 	m->end = end;
+	/* The tables keep the file's addresses: the module carries the bias. */
+	m->bias = (uint64_t)f->bias;
 	m->sframe = f->has_sframe ? &f->sf : NULL;
 	m->ehabi = f->has_ehabi ? &f->eh : NULL;
 	t->mod_file[t->nmods++] = f;
@@ -485,6 +487,7 @@ static void load_ehabi(struct stk_target *t, struct stk_file *f)
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	GElf_Phdr ph;
+	struct uw_check chk;
 	int err;
 
 	if (t->arch != UW_ARCH_ARM || !gelf_getehdr(f->elf, &eh) ||
@@ -524,10 +527,11 @@ static void load_ehabi(struct stk_target *t, struct stk_file *f)
 		    file_span(f, ph.p_offset, ph.p_filesz, ph.p_vaddr, &seg))
 			extab = seg;
 	}
-	exidx.addr += (uint64_t)f->bias;
-	extab.addr += (uint64_t)f->bias;
 	err = uw_ehabi_init(&f->eh, &exidx, extab.data ? &extab : NULL,
 			    eh.e_ident[EI_DATA] == ELFDATA2MSB);
+	/* Checked whole, as the kernel module does: a bad index is left out. */
+	uw_check_start(&chk, 0);
+	err = err ? err : uw_ehabi_check(&f->eh, &chk);
 	if (err)
 		fprintf(stderr, "uwind: %s: .ARM.exidx: %s\n", f->path,
 			uw_strerror(err));
@@ -570,6 +574,7 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 {
 	size_t i, n;
 	GElf_Phdr ph;
+	struct uw_check chk;
 	int err;
 
 	if (!f->elf)
@@ -587,8 +592,9 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 		fprintf(stderr, "uwind: %s: cannot read SFrame section\n",
 			f->path);
 	if (!err) {
-		f->tab.span.addr += (uint64_t)f->bias;
 		err = uw_sframe_init(&f->sf, &f->tab.span);
+		uw_check_start(&chk, 0);
+		err = err ? err : uw_sframe_check(&f->sf, &chk);
 		if (err)
 			fprintf(stderr, "uwind: %s: SFrame: %s\n", f->path,
 				uw_strerror(err));
@@ -803,6 +809,7 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 	uint64_t text_start = 0;
 	GElf_Phdr ph;
 	size_t i, n;
+	struct uw_check chk;
 	int err;
 
 	for (i = 0; i < t->nfiles; i++)
@@ -823,14 +830,19 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 		for (i = 0; i < n; i++) {
 			if (gelf_getphdr(f->elf, (int)i, &ph) &&
 			    ph.p_type == PT_LOAD) {
-				text_start = ph.p_vaddr + (uint64_t)f->bias;
+				text_start = ph.p_vaddr;
 				break;
 			}
 		}
 	}
 	if (tool_load_raw(table, 0, tab))
 		return -1;
+	/* The table, as the file's other tables, at link-time addresses. */
+	if (text)
+		text_start -= (uint64_t)f->bias;
 	err = uw_chrome_init(ct, &tab->span, text_start, t->big_endian);
+	uw_check_start(&chk, 0);
+	err = err ? err : uw_chrome_check(ct, &chk);
 	if (err) {
 		fprintf(stderr, "uwind: %s: bad Chrome table: %s\n", table,
 			uw_strerror(err));
@@ -908,7 +920,8 @@ static int apply_breakpad(struct stk_target *t, const char *sym,
 			" MODULE line\n", sym);
 		return -1;
 	}
-	f->bp.base = load + (uint64_t)file->bias;
+	/* The table space is the file's: the module's bias does the rest. */
+	f->bp.base = load;
 	if (bp_file_index(f)) {
 		fprintf(stderr, "uwind: %s: cannot index it\n", sym);
 		return -1;

@@ -117,7 +117,10 @@ static int find_section(Elf *elf, struct tool_table *t)
 			return 1;
 		t->span.addr = sh.sh_addr;
 		t->name = ".sframe";
-		return copy_range(elf, sh.sh_offset, sh.sh_size, t) ? -1 : 0;
+		if (copy_range(elf, sh.sh_offset, sh.sh_size, t))
+			return -1;
+		/* An object file's FDEs name their functions by relocation. */
+		return tool_elf_relocate(elf, elf_ndxscn(scn), sh.sh_addr, t);
 	}
 	return 1;
 }

@@ -24,6 +24,18 @@ int tool_elf_sframe(struct Elf *elf, struct tool_table *t);
 int tool_load_raw(const char *path, uint64_t vaddr, struct tool_table *t);
 void tool_table_free(struct tool_table *t);
 
+/*
+ * Relocatable objects and unsorted tables (sframe_obj.c): resolve an
+ * object's .rela.sframe into t; init a table also when unsorted (then
+ * only for uw_sframe_fde/fre); a sorted copy of an unsorted table.
+ */
+int tool_elf_relocate(struct Elf *elf, size_t secndx, uint64_t sec_addr,
+		      struct tool_table *t);
+int tool_sframe_open(struct tool_table *t, struct uw_sframe *sf,
+		     bool *unsorted);
+int tool_sframe_sort(const struct tool_table *t, const struct uw_sframe *sf,
+		     struct tool_table *out, struct uw_sframe *sf2);
+
 /* Print a rule in the lookup line syntax. */
 void tool_print_cfa(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 void tool_print_rule(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
@@ -52,6 +64,8 @@ int cmd_bp_lookup(int argc, char **argv);
 int cmd_sframe(int argc, char **argv);
 int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
 		   uint64_t bias, struct tool_table *t);
+/* The core's whole-table checks (verify.c). */
+int cmd_verify(int argc, char **argv);
 
 /* Common option parsing for --sframe RAW --vaddr ADDR or FILE. */
 struct table_opts {

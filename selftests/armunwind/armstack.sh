@@ -17,8 +17,8 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-n=0
-. selftests/common/tap.sh
+. "$(dirname "$0")/../common/tap.sh"
+tap_scratch
 
 CHAIN="ac_leaf ac_noret ac_big_frame ac_alloca ac_recurse ac_recurse ac_recurse ac_recurse ac_run main"
 
@@ -55,19 +55,18 @@ qemu_core()
 	ls "$TMP/q.$1"/qemu_*.core 2>/dev/null | head -n 1
 }
 
-echo "TAP version 13"
-echo "1..29"
+tap_begin 29
 
 for mode in arm thumb; do
-	if ! have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
+	if ! tap_have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
 		for d in core chain ehabi gdb pcs; do
-			skip "$mode: $d" "no qemu-arm or no crash-$mode"
+			tap_skip "$mode: $d" "no qemu-arm or no crash-$mode"
 		done
 		continue
 	fi
 	CORE=$(qemu_core "$mode")
 	[ -n "$CORE" ] && [ "$(od -An -tx1 -j4 -N1 "$CORE" | tr -d ' ')" = 01 ]
-	ok $? "$mode: qemu-arm wrote a 32-bit core for the crash"
+	tap_result $? "$mode: qemu-arm wrote a 32-bit core for the crash"
 	[ -n "$CORE" ] && cp "$CORE" "$TMP/core.$mode"
 	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-$mode" \
 		>"$TMP/uw.$mode" 2>"$TMP/uw.$mode.err"
@@ -76,11 +75,11 @@ for mode in arm thumb; do
 	uw_frames "$TMP/uw.$mode" >"$TMP/uwf.$mode"
 	[ $rc -eq 0 ] && [ "$(cut -d' ' -f1 "$TMP/uwf.$mode" | tr '\n' ' ')" = \
 			   "$CHAIN " ]
-	ok $? "$mode core: uwind stack --core --exe gives the source's chain"
+	tap_result $? "$mode core: uwind stack --core --exe gives the source's chain"
 	out=$(awk '/^#[0-9]/ { print $5; if ($3 ~ /^main\+/) exit }' \
 	      "$TMP/uw.$mode" | sort -u)
 	[ "$out" = "[ehabi]" ]
-	ok $? "$mode core: frames up to main unwound by [ehabi]"
+	tap_result $? "$mode core: frames up to main unwound by [ehabi]"
 	# The same core from a Chrome table made from the program's DWARF.
 	"$UWIND" convert --breakpad "$BIN/crash-$mode" >"$TMP/sym.$mode" &&
 	"$UWIND" convert --chrome "$TMP/sym.$mode" -o "$TMP/chrome.$mode" &&
@@ -93,15 +92,15 @@ for mode in arm thumb; do
 	      "$TMP/uwc.$mode" | sort -u)
 	[ $rc -eq 0 ] && [ "$(cut -d' ' -f1 "$TMP/uwcf.$mode" | tr '\n' ' ')" = \
 			   "$CHAIN " ] && [ "$out" = "[chrome]" ]
-	ok $? "$mode core: --chrome TABLE gives the same chain, all [chrome]"
-	if have gdb-multiarch; then
+	tap_result $? "$mode core: --chrome TABLE gives the same chain, all [chrome]"
+	if tap_have gdb-multiarch; then
 		gdb-multiarch -nx -batch -ex bt "$BIN/crash-$mode" "$CORE" \
 			>"$TMP/gdb.$mode" 2>/dev/null
 		gdb_frames "$TMP/gdb.$mode" >"$TMP/gdbf.$mode"
 		[ -s "$TMP/gdbf.$mode" ] &&
 		[ "$(cut -d' ' -f1 "$TMP/gdbf.$mode")" = \
 		  "$(cut -d' ' -f1 "$TMP/uwf.$mode")" ]
-		ok $? "$mode core: same functions as gdb-multiarch bt"
+		tap_result $? "$mode core: same functions as gdb-multiarch bt"
 		# Frame by frame, the pcs gdb prints (it leaves out a pc that
 		# starts a source line) equal uwind's.
 		bad=0
@@ -114,10 +113,10 @@ for mode in arm thumb; do
 		done <"$TMP/pair"
 		[ -s "$TMP/pair" ]
 		[ $? -eq 0 ] && [ $bad -eq 0 ]
-		ok $? "$mode core: same pcs as gdb-multiarch bt"
+		tap_result $? "$mode core: same pcs as gdb-multiarch bt"
 	else
-		skip "$mode core: same functions as gdb-multiarch" "no gdb-multiarch"
-		skip "$mode core: same pcs as gdb-multiarch" "no gdb-multiarch"
+		tap_skip "$mode core: same functions as gdb-multiarch" "no gdb-multiarch"
+		tap_skip "$mode core: same pcs as gdb-multiarch" "no gdb-multiarch"
 	fi
 done
 
@@ -139,9 +138,9 @@ sig_core()
 
 for mode in arm thumb; do
 	for how in libc frame rtframe; do
-		if ! have qemu-arm || [ ! -f "$BIN/sigcrash-$mode" ]; then
-			skip "$mode $how: signal frame chain" "no qemu-arm or sigcrash-$mode"
-			skip "$mode $how: interrupted pc" "no qemu-arm or sigcrash-$mode"
+		if ! tap_have qemu-arm || [ ! -f "$BIN/sigcrash-$mode" ]; then
+			tap_skip "$mode $how: signal frame chain" "no qemu-arm or sigcrash-$mode"
+			tap_skip "$mode $how: interrupted pc" "no qemu-arm or sigcrash-$mode"
 			continue
 		fi
 		tramp="??"
@@ -154,7 +153,7 @@ for mode in arm thumb; do
 		chain=$(uw_frames "$out" | cut -d' ' -f1 | tr '\n' ' ')
 		[ $rc -eq 0 ] && [ "$chain" = \
 			"sc_leaf sc_handler $tramp sc_spin sc_outer main " ]
-		ok $? "$mode $how: chain from the handler through the signal frame to main"
+		tap_result $? "$mode $how: chain from the handler through the signal frame to main"
 		# The trap: udf in sc_spin (ARM "udf", Thumb "udf" too).
 		trap_pc=$(arm-linux-gnueabihf-objdump -d "$BIN/sigcrash-$mode" 2>/dev/null |
 			  awk '/<sc_spin>:/ { f = 1; next } /^$/ { f = 0 }
@@ -163,7 +162,7 @@ for mode in arm thumb; do
 			   sub(/^0x0*/, "0x", pc); print pc }' "$out")
 		sig=$(awk '/^#2 / { print $5 }' "$out")
 		[ -n "$trap_pc" ] && [ "$got" = "$trap_pc" ] && [ "$sig" = "[sigframe]" ]
-		ok $? "$mode $how: trampoline unwound as [sigframe], interrupted pc = the trap ($trap_pc)"
+		tap_result $? "$mode $how: trampoline unwound as [sigframe], interrupted pc = the trap ($trap_pc)"
 	done
 done
 
@@ -176,18 +175,18 @@ if [ -s "$TMP/uw.thumb" ] && [ -s "$TMP/uw.arm" ]; then
 	a=$(awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' \
 	    "$TMP/uw.arm" | sort -u)
 	[ "$t" = thumb ] && [ "$a" = "[ehabi]" ]
-	ok $? "Thumb state: thumb frames in the Thumb core, none in the ARM core"
+	tap_result $? "Thumb state: thumb frames in the Thumb core, none in the ARM core"
 else
-	skip "Thumb state" "no cores"
+	tap_skip "Thumb state" "no cores"
 fi
 
 # Without --exe: no text, no tables; a message names --exe.
 if [ -s "$TMP/core.arm" ]; then
 	"$UWIND" stack --core "$TMP/core.arm" >/dev/null 2>"$TMP/err"
 	[ $? -eq 0 ] && grep -q -- '--exe' "$TMP/err"
-	ok $? "arm core without --exe: still walks, says to use --exe"
+	tap_result $? "arm core without --exe: still walks, says to use --exe"
 else
-	skip "arm core without --exe" "no core"
+	tap_skip "arm core without --exe" "no core"
 fi
 
 # ---- Malformed 32-bit cores: an error message or a walk, never a crash.
@@ -212,7 +211,7 @@ if [ -s "$SRC" ]; then
 			bad=1
 		fi
 	done
-	ok $bad "truncated 32-bit cores: error messages, no crash"
+	tap_result $bad "truncated 32-bit cores: error messages, no crash"
 
 	# Program headers (52 + 32 * i), the note headers and descriptors,
 	# among them pr_pid, the registers and cpsr of NT_PRSTATUS.
@@ -238,10 +237,10 @@ if [ -s "$SRC" ]; then
 			bad=1
 		fi
 	done
-	ok $bad "corrupted 32-bit cores: no crash"
+	tap_result $bad "corrupted 32-bit cores: no crash"
 else
-	skip "truncated 32-bit cores" "no core"
-	skip "corrupted 32-bit cores" "no core"
+	tap_skip "truncated 32-bit cores" "no core"
+	tap_skip "corrupted 32-bit cores" "no core"
 fi
 
 # An ARM executable as --exe of an ARM core whose text it is not:
@@ -251,7 +250,8 @@ if [ -s "$TMP/core.thumb" ] && [ -f "$BIN/crash-arm" ]; then
 		>/dev/null 2>"$TMP/err"
 	rc=$?
 	! crashed $rc "$TMP/err" && [ $rc -le 1 ]
-	ok $? "thumb core with the ARM build as --exe: no crash"
+	tap_result $? "thumb core with the ARM build as --exe: no crash"
 else
-	skip "thumb core with the ARM build as --exe" "no core"
+	tap_skip "thumb core with the ARM build as --exe" "no core"
 fi
+tap_end

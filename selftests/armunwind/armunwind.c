@@ -6,11 +6,12 @@
  * statically with -funwind-tables twice, in ARM state (-marm) and in
  * Thumb-2 (-mthumb), and run under qemu-arm.
  *
- * The chain: main -> aw_big_frame (a 50000-byte local array, so the
- * table needs the b2 uleb128 opcode) -> [aw_fp_mid] -> aw_alloca (frame
- * pointer: r11 in ARM, r7 in Thumb, 9b/97 opcodes) -> aw_recurse x3 ->
- * aw_dispatch -(function pointer)-> aw_noret -> aw_leaf, and above
- * aw_big_frame run_chain (not inlined: it calls setjmp) and main.
+ * The chain (selftests/common/chain.h): main -> run_chain (not inlined:
+ * it calls setjmp) -> chain_big_frame (a 50000-byte local array, so the
+ * table needs the b2 uleb128 opcode) -> [chain_fp_mid] -> chain_alloca
+ * (frame pointer: r11 in ARM, r7 in Thumb, 9b/97 opcodes) ->
+ * chain_recurse x3 -> chain_dispatch -(function pointer)-> aw_noret ->
+ * aw_leaf.
  *
  * aw_noret is noreturn and ends with its call to aw_leaf (noreturn too),
  * so its return address is the first byte after the function: a walker
@@ -22,9 +23,11 @@
  *
  * Scenarios:
  *  ehabi   every frame up to main unwound from the tables.
- *  fp-mid  aw_fp_mid (fpmid.c: -marm, frame pointers, no unwind tables)
- *          between aw_big_frame and aw_alloca: that frame must be crossed
- *          by the r11 frame-record fallback, the rest by EHABI.
+ *  fp-mid  chain_fp_mid (fpmid.c: -marm, frame pointers, no unwind
+ *          tables) between chain_big_frame and chain_alloca: that frame
+ *          must be crossed by the r11 frame-record fallback, the rest by
+ *          EHABI.  Not above chain_recurse: after a frame record only pc,
+ *          sp and r11 are known, and chain_alloca's CFA is r7 in Thumb.
  *
  * Oracle for frame names: the ELF symbol table of /proc/self/exe; for the
  * tables' location, the section headers, checked against the linker's
@@ -37,6 +40,8 @@
 #include <uwind/ehabi.h>
 
 #include "../common/selfproc.h"
+#include "../common/chain.h"
+#include "../common/tap.h"
 
 #if !defined(__arm__)
 #error "armunwind: 32-bit ARM only"
@@ -52,27 +57,17 @@
 #define PT_ARM_EXIDX	0x70000001
 #endif
 
-#define NOINL		__attribute__((noinline, noclone))
-#define OPAQUE(v)	__asm__ volatile("" : "+r"(v) : : "memory")
+#define NOINL		CHAIN_NOINL
 
-#define RECURSE_LEVELS	3
-#define BIG_FRAME	50000
 #define MAX_FRAMES	64
 
-long aw_alloca(int n, long x);
-long aw_fp_mid(int n, long x);		/* fpmid.c */
 void aw_after(void);
 
 /* Linker script symbols around .ARM.exidx. */
 extern const uint8_t __exidx_start[], __exidx_end[];
 
 static jmp_buf g_jmp;
-static volatile int g_via_fp_mid;
-static volatile int g_alloca_len = 200;
 static uint32_t g_cap[16];		/* r0..r15 at the capture point */
-
-typedef void (*noret_fn)(long) __attribute__((noreturn));
-static noret_fn volatile g_end;		/* what aw_dispatch calls */
 
 static struct uw_ehabi g_eh;
 static struct uw_module g_mod;
@@ -103,7 +98,6 @@ static void do_walk(struct walk_out *out)
 	const struct sp_map *st;
 	unsigned int i;
 
-	memset(&cfg, 0, sizeof(cfg));
 	out->regs.valid = 0;
 	for (i = 0; i < 16; i++)
 		if (i != 12)		/* ip held the capture's base */
@@ -114,13 +108,8 @@ static void do_walk(struct walk_out *out)
 	out->stack_lo = g_cap[13];
 	out->stack_hi = st ? st->hi : 0;
 
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mods = &g_mod;
-	cfg.nmods = 1;
-	cfg.mem.read = sp_mem_read;
-	cfg.mem.ctx = &g_mem;
-	cfg.stack_lo = out->stack_lo;
-	cfg.stack_hi = out->stack_hi;
+	chain_walk_cfg(&cfg, UW_ARCH_ARM, &g_mod, sp_mem_read, &g_mem,
+		       out->stack_lo, out->stack_hi);
 	cfg.max_depth = MAX_FRAMES;
 	out->n = uw_walk(&out->cur, &cfg, &out->regs, out->frames, MAX_FRAMES,
 			  &out->res);
@@ -183,9 +172,7 @@ NOINL __attribute__((noreturn)) void aw_leaf(long x)
 }
 
 /* Ends with the call: its return address is the byte after it. */
-long aw_recurse(int n, long x);
-
-NOINL __attribute__((noreturn)) void aw_noret(long x)
+NOINL __attribute__((noreturn)) long aw_noret(long x)
 {
 	volatile long pad[3];
 
@@ -204,53 +191,7 @@ NOINL __attribute__((used)) long aw_guard(long x)
 	volatile long pad[37];
 
 	pad[36] = x;
-	return aw_recurse(1, pad[36]) + 1;
-}
-
-NOINL long aw_dispatch(long x)
-{
-	if (x >= 0)
-		g_end(x);	/* through a noreturn function pointer */
-	return x;
-}
-
-NOINL long aw_recurse(int n, long x)
-{
-	long r;
-
-	if (n > 1)
-		r = aw_recurse(n - 1, x + n);
-	else
-		r = aw_dispatch(x);
-	OPAQUE(r);
-	return r + n;
-}
-
-NOINL long aw_alloca(int n, long x)
-{
-	volatile char *p = __builtin_alloca((size_t)g_alloca_len);
-	long r;
-
-	p[0] = (char)x;
-	p[g_alloca_len - 1] = 1;
-	r = aw_recurse(n, x);
-	OPAQUE(r);
-	return r + p[0] + p[g_alloca_len - 1];
-}
-
-NOINL long aw_big_frame(int n, long x)
-{
-	volatile char buf[BIG_FRAME];
-	long r;
-
-	buf[0] = (char)x;
-	buf[BIG_FRAME - 1] = 2;
-	if (g_via_fp_mid)
-		r = aw_fp_mid(n, x + 1);
-	else
-		r = aw_alloca(n, x + 1);
-	OPAQUE(r);
-	return r + buf[0] + buf[BIG_FRAME - 1];
+	return chain_recurse(1, pad[36]) + 1;
 }
 
 /* ---- the ELF file: symbols and table sections ---- */
@@ -317,27 +258,19 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 
 /* ---- checks ---- */
 
-struct expect {
-	const char *fn;
-	uint8_t src;
-};
-
-static int g_testno;
-
 static const char *src_name(unsigned int s)
 {
 	return uw_source_name((enum uw_source)s);
 }
 
 static int check_walk(const char *scenario, const struct walk_out *out,
-		      const struct expect *want, size_t nwant, bool fp_mid)
+		      const struct chain_want *want, size_t nwant, bool fp_mid)
 {
 	const struct sp_sym *noret = sp_sym_named("aw_noret");
 	const struct sp_sym *guard = sp_sym_named("aw_guard");
 	char buf[256];
-	const char *name;
-	size_t i, main_at = (size_t)-1;
-	int ok = 1;
+	size_t i, main_at;
+	int good = 1;
 
 	printf("# %s/%s: %zu frames, stop=%s err=%d (%s), stack [0x%llx, "
 	       "0x%llx), %zu reads, %zu refused\n", AW_MODE, scenario, out->n,
@@ -347,51 +280,33 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 	for (i = 0; i < out->n; i++) {
 		const struct uw_frame *f = &out->frames[i];
 
-		name = frame_name(f, i, buf, sizeof(buf));
+		frame_name(f, i, buf, sizeof(buf));
 		printf("#   %2zu pc=0x%08llx sp=0x%08llx cfa=0x%08llx %s src=%s %s\n",
 		       i, (unsigned long long)f->pc, (unsigned long long)f->sp,
 		       (unsigned long long)f->cfa,
 		       (f->flags & UW_FRAME_THUMB) ? "T" : "A",
 		       src_name(f->source), buf);
-		if (name && !strcmp(name, "main") && main_at == (size_t)-1)
-			main_at = i;
 	}
 	if (out->maps_err) {
 		printf("# %s: FAIL: cannot read /proc/self/maps\n", scenario);
-		ok = 0;
+		good = 0;
 	}
-	for (i = 0; i < nwant; i++) {
+	if (!chain_check(scenario, out->frames, out->n, &out->res, want, nwant,
+			 frame_name, out->stack_lo, out->stack_hi, &main_at))
+		good = 0;
+	for (i = 0; i < nwant && i < out->n; i++) {
 		const struct uw_frame *f = &out->frames[i];
 
-		if (i >= out->n) {
-			printf("# %s: FAIL: walk ended after %zu frames, "
-			       "expected %s at frame %zu\n", scenario, out->n,
-			       want[i].fn, i);
-			ok = 0;
-			break;
-		}
-		name = frame_name(f, i, buf, sizeof(buf));
-		if (!name || strcmp(name, want[i].fn)) {
-			printf("# %s: FAIL: frame %zu is %s, expected %s\n",
-			       scenario, i, buf, want[i].fn);
-			ok = 0;
-		}
-		if (f->source != want[i].src) {
-			printf("# %s: FAIL: frame %zu (%s) unwound by %s, "
-			       "expected %s\n", scenario, i, want[i].fn,
-			       src_name(f->source), src_name(want[i].src));
-			ok = 0;
-		}
 		/* fpmid.c is ARM code in both builds; the rest is in AW_MODE. */
 		if (!!(f->flags & UW_FRAME_THUMB) !=
-		    (AW_THUMB_BIT && strcmp(want[i].fn, "aw_fp_mid"))) {
+		    (AW_THUMB_BIT && strcmp(want[i].fn, "chain_fp_mid"))) {
 			printf("# %s: FAIL: frame %zu Thumb flag %s\n", scenario,
 			       i, (f->flags & UW_FRAME_THUMB) ? "set" : "clear");
-			ok = 0;
+			good = 0;
 		}
 	}
 	/*
-	 * After an ARM frame record (aw_fp_mid) only pc, sp and the r11 the
+	 * After an ARM frame record (chain_fp_mid) only pc, sp and the r11 the
 	 * record saved are known, whatever state the caller runs in.
 	 */
 	if (fp_mid &&
@@ -400,21 +315,21 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 		printf("# %s: FAIL: registers known after the frame-record "
 		       "step: 0x%llx, expected pc, sp, r11\n", scenario,
 		       (unsigned long long)out->fp_valid);
-		ok = 0;
+		good = 0;
 	}
 	/* Frame 0: the captured pc and sp, unchanged. */
 	if (out->n && (out->frames[0].pc != (g_cap[15] & ~1u) ||
 		       out->frames[0].sp != g_cap[13])) {
 		printf("# %s: FAIL: frame 0 is not the captured pc/sp\n",
 		       scenario);
-		ok = 0;
+		good = 0;
 	}
 	/* The leaf pushes nothing: its caller's sp is its own. */
 	if (out->n > 1 && out->frames[1].sp != out->frames[0].sp) {
 		printf("# %s: FAIL: the leaf is not frameless (%lld bytes)\n",
 		       scenario,
 		       (long long)(out->frames[1].sp - out->frames[0].sp));
-		ok = 0;
+		good = 0;
 	}
 	/*
 	 * The scenario only tests the noreturn rule if the call ends aw_noret
@@ -425,45 +340,23 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 	    out->frames[1].pc != guard->start) {
 		printf("# %s: FAIL: aw_noret's return address is not the end "
 		       "of aw_noret and the start of aw_guard\n", scenario);
-		ok = 0;
+		good = 0;
 	}
-	if (ok && main_at != nwant - 1) {
-		printf("# %s: FAIL: main at frame %zd, expected %zu\n", scenario,
-		       (ssize_t)main_at, nwant - 1);
-		ok = 0;
-	}
-	if (out->res.stop == UW_STOP_NONE || out->res.stop == UW_STOP_DEPTH ||
-	    out->res.stop == UW_STOP_BAD_DATA) {
-		printf("# %s: FAIL: walk stopped with %s\n", scenario,
-		       uw_stop_name((enum uw_stop)out->res.stop));
-		ok = 0;
-	}
-	for (i = 1; i < out->n; i++) {
-		if (out->frames[i].sp < out->frames[i - 1].sp ||
-		    out->frames[i].sp > out->stack_hi) {
-			printf("# %s: FAIL: frame %zu sp 0x%llx out of order or "
-			       "outside the stack\n", scenario, i,
-			       (unsigned long long)out->frames[i].sp);
-			ok = 0;
-		}
-	}
-	printf("%sok %d - %s: %s\n", ok ? "" : "not ", ++g_testno, AW_MODE,
-	       scenario);
-	return ok;
+	return ok(good, "%s: %s", AW_MODE, scenario);
 }
 
 #define E UW_SRC_EHABI
 #define CHAIN_HEAD							\
-	{ "aw_leaf", E }, { "aw_noret", E }, { "aw_dispatch", E },	\
-	{ "aw_recurse", E }, { "aw_recurse", E }, { "aw_recurse", E },	\
-	{ "aw_alloca", E }
+	{ "aw_leaf", E }, { "aw_noret", E }, { "chain_dispatch", E },	\
+	{ "chain_recurse", E }, { "chain_recurse", E }, { "chain_recurse", E },	\
+	{ "chain_alloca", E }
 
-static const struct expect want_ehabi[] = {
-	CHAIN_HEAD, { "aw_big_frame", E }, { "run_chain", E }, { "main", E },
+static const struct chain_want want_ehabi[] = {
+	CHAIN_HEAD, { "chain_big_frame", E }, { "run_chain", E }, { "main", E },
 };
 
-static const struct expect want_fp_mid[] = {
-	CHAIN_HEAD, { "aw_fp_mid", UW_SRC_FP }, { "aw_big_frame", E },
+static const struct chain_want want_fp_mid[] = {
+	CHAIN_HEAD, { "chain_fp_mid", UW_SRC_FP }, { "chain_big_frame", E },
 	{ "run_chain", E }, { "main", E },
 };
 
@@ -474,24 +367,24 @@ static void run_chain(int via_fp_mid)
 {
 	volatile long r = 0;
 
-	g_via_fp_mid = via_fp_mid;
+	chain_fp_mid_at = via_fp_mid ? CHAIN_FP_MID_ABOVE_ALLOCA :
+				       CHAIN_NO_FP_MID;
 	g_out.n = 0;
 	if (!setjmp(g_jmp)) {
-		r = aw_big_frame(RECURSE_LEVELS, 1);
+		r = chain_big_frame(CHAIN_LEVELS, 1);
 		printf("# the chain returned %ld: no capture\n", (long)r);
 	}
-	g_via_fp_mid = 0;
+	chain_fp_mid_at = CHAIN_NO_FP_MID;
 }
 
 int main(void)
 {
 	struct uw_span exidx, extab;
 	struct uw_ehabi_entry e;
-	volatile int fails = 0;
 	int err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..3\n");
+	tap_begin(3);
 
 	dl_iterate_phdr(phdr_cb, NULL);
 	if (load_elf()) {
@@ -517,37 +410,37 @@ int main(void)
 	    g_exidx_hi == exidx.addr + exidx.size &&
 	    g_exidx_sec == exidx.addr && g_exidx_sec_size == exidx.size &&
 	    g_extab_size && g_mod.end) {
-		printf("ok %d - %s: tables found (linker symbols, PT_ARM_EXIDX "
-		       "and section headers agree)\n", ++g_testno, AW_MODE);
+		ok(true, "%s: tables found (linker symbols, PT_ARM_EXIDX "
+		   "and section headers agree)", AW_MODE);
 	} else {
-		printf("not ok %d - %s: tables found: %s, PT_ARM_EXIDX "
-		       "0x%llx-0x%llx, section 0x%llx+0x%llx\n", ++g_testno,
-		       AW_MODE, uw_strerror(err),
-		       (unsigned long long)g_exidx_lo,
-		       (unsigned long long)g_exidx_hi,
-		       (unsigned long long)g_exidx_sec,
-		       (unsigned long long)g_exidx_sec_size);
+		ok(false, "%s: tables found: %s, PT_ARM_EXIDX "
+		   "0x%llx-0x%llx, section 0x%llx+0x%llx", AW_MODE,
+		   uw_strerror(err), (unsigned long long)g_exidx_lo,
+		   (unsigned long long)g_exidx_hi,
+		   (unsigned long long)g_exidx_sec,
+		   (unsigned long long)g_exidx_sec_size);
 		return 1;
 	}
 	g_mod.ehabi = &g_eh;
 	/* The tool chain's view of fpmid.c: no entry of its own. */
-	if (!uw_ehabi_find(&g_eh, (uint64_t)(uintptr_t)aw_fp_mid & ~1u, &e))
-		printf("# aw_fp_mid: entry %u at 0x%llx, %s\n", e.index,
+	if (!uw_ehabi_find(&g_eh, (uint64_t)(uintptr_t)chain_fp_mid & ~1u, &e))
+		printf("# chain_fp_mid: entry %u at 0x%llx, %s\n", e.index,
 		       (unsigned long long)e.fn_start,
 		       e.kind == UW_EHABI_KIND_CANTUNWIND ? "EXIDX_CANTUNWIND" :
 		       "unwind entry");
-	if (!sp_sym_named("aw_leaf") || !sp_sym_named("aw_fp_mid") ||
+	if (!sp_sym_named("aw_leaf") || !sp_sym_named("chain_fp_mid") ||
 	    sp_sym_named("aw_leaf")->start != ((uintptr_t)aw_leaf & ~1u)) {
 		printf("Bail out! symbol table does not match the program\n");
 		return 1;
 	}
-	g_end = aw_noret;
+	chain_end = aw_noret;
+	chain_fp_mid_ptr = chain_fp_mid;
 
 	run_chain(0);
-	fails += !check_walk("ehabi", &g_out, want_ehabi, NWANT(want_ehabi),
+	check_walk("ehabi", &g_out, want_ehabi, NWANT(want_ehabi),
 			     false);
 	run_chain(1);
-	fails += !check_walk("fp-mid", &g_out, want_fp_mid,
+	check_walk("fp-mid", &g_out, want_fp_mid,
 			     NWANT(want_fp_mid), true);
-	return fails ? 1 : 0;
+	return tap_done();
 }

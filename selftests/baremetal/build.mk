@@ -34,14 +34,20 @@ BM_COMMON := -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-stack-protector -fno-tree-loop-distribute-patterns \
 	-fno-optimize-sibling-calls -Iinclude
 BM_CORE_OPT ?= -O2
+# Each image links the core configuration its target runs (lib/uwind.mk):
+# AArch64 SFrame alone, Cortex-M EHABI and exception frames, Cortex-A15
+# EHABI and Chrome; none of them Linux signal frames.
+# $(1) configuration: its objects under $(2)/lib
+bm_core_objs = $(patsubst %.c,$(2)/lib/%.o,$(call uw_srcs,$(UW_CONFIG_$(1))))
 BM_HARNESS := $(BM_SRC)/chain.c $(BM_SRC)/io.c $(BM_SRC)/panic.c
 
 # --- AArch64 -----------------------------------------------------------
 BM_A64_CC ?= aarch64-linux-gnu-gcc
 # MMU off: every access is Device memory, so no unaligned accesses.
-BM_A64_FLAGS := $(BM_COMMON) -fno-pie -mstrict-align -Wa,--gsframe
+BM_A64_FLAGS := $(BM_COMMON) -fno-pie -mstrict-align -Wa,--gsframe \
+	$(call uw_cflags,$(UW_CONFIG_sframe))
 BM_A64_KINDS := undef=1 dabort=2
-BM_A64_OBJS := $(LIB_SRCS:lib/%.c=$(BM_OUT)/aarch64/lib/%.o) \
+BM_A64_OBJS := $(call bm_core_objs,sframe,$(BM_OUT)/aarch64) \
 	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/aarch64/%.o) \
 	$(BM_OUT)/aarch64/pl011.o $(BM_OUT)/aarch64/a64.o \
 	$(BM_OUT)/aarch64/start.o
@@ -69,21 +75,23 @@ BM_CM3_CPU := -mcpu=cortex-m3 -mthumb
 BM_CM4F_CPU := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 BM_CM33_CPU := -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 
+BM_CM_CFG := $(call uw_cflags,$(UW_CONFIG_cortex_m))
+
 # $(1) target name, $(2) cpu flags
 define BM_CM_RULES
 $(BM_OUT)/$(1)/lib/%.o: lib/%.c $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
-	$(BM_CM_CC) -std=c11 $(BM_CORE_OPT) $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+	$(BM_CM_CC) -std=c11 $(BM_CORE_OPT) $(BM_COMMON) $(BM_CM_CFG) $(2) -funwind-tables -c $$< -o $$@
 
 $(BM_OUT)/$(1)/%.o: $(BM_SRC)/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
-	$(BM_CM_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+	$(BM_CM_CC) -std=gnu11 -O2 $(BM_COMMON) $(BM_CM_CFG) $(2) -funwind-tables -c $$< -o $$@
 
 $(BM_OUT)/$(1)/%.o: $(BM_SRC)/cortexm/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
-	$(BM_CM_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+	$(BM_CM_CC) -std=gnu11 -O2 $(BM_COMMON) $(BM_CM_CFG) $(2) -funwind-tables -c $$< -o $$@
 
-BM_OBJS_$(1) := $(LIB_SRCS:lib/%.c=$(BM_OUT)/$(1)/lib/%.o) \
+BM_OBJS_$(1) := $(call bm_core_objs,cortex_m,$(BM_OUT)/$(1)) \
 	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/$(1)/%.o) $(BM_OUT)/$(1)/cm.o
 endef
 $(eval $(call BM_CM_RULES,cortex-m3,$(BM_CM3_CPU)))
@@ -97,25 +105,27 @@ BM_A15_KINDS := undef=1 dabort=2
 BM_A15_ARM_CPU := -mcpu=cortex-a15 -marm
 BM_A15_THUMB_CPU := -mcpu=cortex-a15 -mthumb
 
+BM_A15_CFG := $(call uw_cflags,$(UW_CONFIG_arm))
+
 # $(1) target name, $(2) cpu flags
 define BM_A15_RULES
 $(BM_OUT)/$(1)/lib/%.o: lib/%.c $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
-	$(BM_A15_CC) -std=c11 $(BM_CORE_OPT) $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+	$(BM_A15_CC) -std=c11 $(BM_CORE_OPT) $(BM_COMMON) $(BM_A15_CFG) $(2) -funwind-tables -c $$< -o $$@
 
 $(BM_OUT)/$(1)/%.o: $(BM_SRC)/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
-	$(BM_A15_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+	$(BM_A15_CC) -std=gnu11 -O2 $(BM_COMMON) $(BM_A15_CFG) $(2) -funwind-tables -c $$< -o $$@
 
 $(BM_OUT)/$(1)/%.o: $(BM_SRC)/arm/%.c $(BM_SRC)/bm.h $(LIB_HDRS) $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
-	$(BM_A15_CC) -std=gnu11 -O2 $(BM_COMMON) $(2) -funwind-tables -c $$< -o $$@
+	$(BM_A15_CC) -std=gnu11 -O2 $(BM_COMMON) $(BM_A15_CFG) $(2) -funwind-tables -c $$< -o $$@
 
 $(BM_OUT)/$(1)/%.o: $(BM_SRC)/arm/%.S $(BM_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
 	$(BM_A15_CC) $(BM_COMMON) $(2) -c $$< -o $$@
 
-BM_OBJS_$(1) := $(LIB_SRCS:lib/%.c=$(BM_OUT)/$(1)/lib/%.o) \
+BM_OBJS_$(1) := $(call bm_core_objs,arm,$(BM_OUT)/$(1)) \
 	$(BM_HARNESS:$(BM_SRC)/%.c=$(BM_OUT)/$(1)/%.o) \
 	$(BM_OUT)/$(1)/pl011.o $(BM_OUT)/$(1)/a15.o $(BM_OUT)/$(1)/start.o
 endef
@@ -165,23 +175,20 @@ $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_IMAGE,a15-thumb,$(k),$(BM_A15_CC) $
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-arm,$(k),$(BM_A15_ARM_CPU))))
 $(foreach k,$(BM_A15_KINDS),$(eval $(call BM_A15_CHROME,a15-thumb,$(k),$(BM_A15_THUMB_CPU))))
 
-BM_TESTS := $(foreach t,aarch64 cortex-m3 cortex-m4f cortex-m33 a15-arm a15-thumb \
-	a15-arm-chrome a15-thumb-chrome,sh,$(BM_SRC)/run.sh,$(t),$(O))
+BM_TARGETS := aarch64 cortex-m3 cortex-m4f cortex-m33 a15-arm a15-thumb \
+	a15-arm-chrome a15-thumb-chrome
 
 .PHONY: baremetal
 baremetal: $(BM_IMAGES)
-	@sh scripts/run-tests.sh $(BM_TESTS)
+	@sh scripts/run-tests.sh $(foreach t,$(BM_TARGETS),sh,$(BM_SRC)/run.sh,$(t),$(O))
 
 ifeq ($(SAN),)
-ALL_TARGETS += $(BM_IMAGES)
-TESTS += $(BM_TESTS)
+$(foreach t,$(BM_TARGETS),$(call uw_test,sh $(BM_SRC)/run.sh $(t) $(O),,$(BM_IMAGES)))
 endif
 
 # Host unit test of lib/cortexm.c and the walker's EXC_RETURN step.
-$(BM_OUT)/test_cortexm: $(BM_SRC)/test_cortexm.c $(LIBUWIND) $(LIB_HDRS)
+$(BM_OUT)/test_cortexm: $(BM_SRC)/test_cortexm.c selftests/common/tap.h $(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
-ALL_TARGETS += $(BM_OUT)/test_cortexm
-TESTS += $(BM_OUT)/test_cortexm
-SAN_TESTS += $(BM_OUT)/test_cortexm
+$(call uw_test,$(BM_OUT)/test_cortexm,unit san,$(BM_OUT)/test_cortexm)

@@ -26,6 +26,7 @@
 # computed must be the address of the udf or ldr in bm_fault (objdump).
 # Prints TAP: one line per image.
 set -u
+. "$(dirname "$0")/../common/tap.sh"
 
 TARGET=${1:?target}
 OUT=${2:-build}/selftests/baremetal
@@ -122,21 +123,18 @@ expect() {
 }
 
 set -- $KINDS
-echo "TAP version 13"
-echo "1..$#"
+tap_begin $#
 
 qemu=${QEMU%% *}
-n=0
 for kind in $KINDS; do
-	n=$((n + 1))
 	elf=$OUT/$TARGET-$kind.elf
 	desc="$TARGET $kind: backtrace from the fault to the reset handler"
 	if ! command -v "$qemu" >/dev/null 2>&1; then
-		echo "ok $n - $desc # SKIP no $qemu"
+		tap_skip "$desc" "no $qemu"
 		continue
 	fi
 	if [ ! -f "$elf" ]; then
-		echo "not ok $n - $desc # no $elf"
+		tap_not_ok "$desc # no $elf"
 		continue
 	fi
 	expect "$kind"
@@ -226,10 +224,11 @@ for kind in $KINDS; do
 		;;
 	esac
 	if [ -z "$bad" ]; then
-		echo "ok $n - $desc"
+		tap_ok "$desc"
 	else
 		echo "# want: $want"
 		echo "# got:  $got"
-		echo "not ok $n - $desc # wrong:$bad"
+		tap_not_ok "$desc # wrong:$bad"
 	fi
 done
+tap_end

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include <uwind/cortexm.h>
+#include "../common/tap.h"
 
 #define BASE	0x20000000u
 static uint8_t g_mem[0x400];
-static int g_n, g_fail;
 
 static int rd(void *ctx, uint64_t addr, void *dst, size_t len)
 {
@@ -48,14 +48,6 @@ static void frame(uint32_t at, uint32_t lr, uint32_t pc, uint32_t xpsr)
 	put32(at + 20, lr);
 	put32(at + 24, pc);
 	put32(at + 28, xpsr);
-}
-
-static void check(int cond, const char *desc)
-{
-	g_n++;
-	if (!cond)
-		g_fail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", g_n, desc);
 }
 
 static struct uw_walk_cfg cfg(uint32_t flags, uint64_t psp)
@@ -98,37 +90,37 @@ static void v8m(void)
 			invalid++;
 		valid += want;
 	}
-	check(!invalid && valid == 48 &&
+	ok(!invalid && valid == 48 &&
 	      !uw_cortexm_is_exc_return(0x1fffffff9ull) &&
 	      !uw_cortexm_is_exc_return(0xffffff79),
 	      "ARMv8-M EXC_RETURN set: 48 values, nothing else");
 
 	/* Non-secure thread on PSP, basic frame: 0xffffffbc. */
 	frame(BASE + 0x200, 0x77, 0x7000, 1u << 24);
-	check(uw_cortexm_exc_regs(&c, 0xffffffbc, BASE + 0x200, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffbc, BASE + 0x200, &r) == 0 &&
 	      r.r[15] == 0x7001 && r.r[13] == BASE + 0x220 && r.r[14] == 0x77,
 	      "0xffffffbc (Non-secure, PSP): basic frame");
-	check(uw_cortexm_exc_regs(&c, 0xffffffac, BASE + 0x200, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffac, BASE + 0x200, &r) == 0 &&
 	      r.r[13] == BASE + 0x268, "0xffffffac: FP frame, sp + 0x68");
 
 	/* DCRS clear: callee context first, then the basic frame. */
 	r.valid = 0;
 	callee_context(BASE + 0x100, 0xfefa125b);
 	frame(BASE + 0x128, 0x88, 0x8000, 1u << 24 | 1u << 9);
-	check(uw_cortexm_exc_regs(&c, 0xffffffd9, BASE + 0x100, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffd9, BASE + 0x100, &r) == 0 &&
 	      r.r[15] == 0x8001 && r.r[14] == 0x88 && r.r[0] == 0x100 &&
 	      r.r[13] == BASE + 0x100 + 0x28 + 0x20 + 4,
 	      "DCRS clear: basic frame after 0x28 bytes, sp past both");
-	check(uw_reg_get(&r, 4, &x) && x == 0x404 &&
+	ok(uw_reg_get(&r, 4, &x) && x == 0x404 &&
 	      uw_reg_get(&r, 11, &x) && x == 0x40b,
 	      "DCRS clear: r4-r11 restored from the callee context");
 	callee_context(BASE + 0x100, 0xfefa125a);
-	check(uw_cortexm_exc_regs(&c, 0xffffffc9, BASE + 0x100, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffc9, BASE + 0x100, &r) == 0 &&
 	      r.r[13] == BASE + 0x100 + 0x28 + 0x68 + 4,
 	      "DCRS clear with an FP frame: sp + 0x28 + 0x68");
 	callee_context(BASE + 0x100, 0x12345678);
 	r.valid = 0;
-	check(uw_cortexm_exc_regs(&c, 0xffffffd9, BASE + 0x100, &r) ==
+	ok(uw_cortexm_exc_regs(&c, 0xffffffd9, BASE + 0x100, &r) ==
 	      UW_EBADDATA && !uw_reg_get(&r, 4, &x),
 	      "DCRS clear, bad integrity signature: refused, nothing set");
 
@@ -138,24 +130,24 @@ static void v8m(void)
 	 */
 	c = cfg(UW_WALK_CORTEX_M | UW_WALK_CM_FPCCR_TS, 0);
 	frame(BASE + 0x200, 0x99, 0x9000, 1u << 24 | 1u << 9);
-	check(uw_cortexm_exc_regs(&c, 0xffffffe1, BASE + 0x200, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffe1, BASE + 0x200, &r) == 0 &&
 	      r.r[15] == 0x9001 && r.r[14] == 0x99 &&
 	      r.r[13] == BASE + 0x200 + 0xa8 + 4,
 	      "FPCCR_S.TS: Secure FP frame 0xffffffe1, sp + 0xa8 + 4");
-	check(uw_cortexm_exc_regs(&c, 0xffffffac, BASE + 0x200, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffac, BASE + 0x200, &r) == 0 &&
 	      r.r[13] == BASE + 0x200 + 0x68 + 4,
 	      "FPCCR_S.TS: a Non-secure FP frame stays 0x68");
-	check(uw_cortexm_exc_regs(&c, 0xfffffff1, BASE + 0x200, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xfffffff1, BASE + 0x200, &r) == 0 &&
 	      r.r[13] == BASE + 0x200 + 0x20 + 4,
 	      "FPCCR_S.TS: a Secure basic frame stays 0x20");
 	callee_context(BASE + 0x100, 0xfefa125a);
 	frame(BASE + 0x128, 0xaa, 0xa000, 1u << 24);
-	check(uw_cortexm_exc_regs(&c, 0xffffffc1, BASE + 0x100, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffc1, BASE + 0x100, &r) == 0 &&
 	      r.r[15] == 0xa001 && r.r[13] == BASE + 0x100 + 0x28 + 0xa8,
 	      "FPCCR_S.TS with DCRS clear: sp + 0x28 + 0xa8");
 	c = cfg(UW_WALK_CORTEX_M, 0);
 	frame(BASE + 0x200, 0x99, 0x9000, 1u << 24);
-	check(uw_cortexm_exc_regs(&c, 0xffffffe1, BASE + 0x200, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffe1, BASE + 0x200, &r) == 0 &&
 	      r.r[13] == BASE + 0x268,
 	      "no UW_WALK_CM_FPCCR_TS: the Secure FP frame is 0x68");
 	/* Walker: Secure handler, Secure thread with FP context on PSP. */
@@ -164,7 +156,7 @@ static void v8m(void)
 	uw_reg_set(&r, UW_ARM_PC, 0xffffffed);
 	uw_reg_set(&r, UW_ARM_SP, BASE + 0x100);
 	c = cfg(UW_WALK_CORTEX_M | UW_WALK_CM_FPCCR_TS, BASE + 0x300);
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
 	      cur.regs.r[15] == 0x5001 && cur.regs.r[13] == BASE + 0x3a8,
 	      "walker: FPCCR_S.TS, 0xffffffed restores sp past s16-s31");
 
@@ -174,17 +166,17 @@ static void v8m(void)
 	uw_reg_set(&r, UW_ARM_PC, 0xffffffbc);
 	uw_reg_set(&r, UW_ARM_SP, BASE + 0x100);
 	c = cfg(UW_WALK_CORTEX_M, BASE + 0x300);
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
 	      cur.regs.r[15] == 0x6001 && cur.regs.r[13] == BASE + 0x320 &&
 	      cur.source == UW_SRC_EXCFRAME,
 	      "walker: 0xffffffbc restores the Non-secure PSP frame");
 	/* A Non-secure handler cannot reach the Secure stack, nor back. */
 	uw_reg_set(&r, UW_ARM_PC, 0xfffffffc);
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
 	      cur.stop == UW_STOP_NO_INFO,
 	      "walker: frame on the Secure stack from Non-secure: stops");
 	uw_reg_set(&r, UW_ARM_PC, 0xffffffbd);
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
 	      cur.stop == UW_STOP_NO_INFO,
 	      "walker: frame on the Non-secure stack from Secure: stops");
 }
@@ -196,31 +188,31 @@ int main(void)
 	struct uw_cursor cur;
 	uint64_t v;
 
-	printf("TAP version 13\n1..32\n");
+	tap_begin(32);
 
 	/* Basic frame at 0x100, xPSR T set, no alignment word. */
 	frame(BASE + 0x100, 0x1235, 0x4000, 1u << 24);
-	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x100, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x100, &r) == 0 &&
 	      r.r[0] == 0x100 && r.r[3] == 0x103 && r.r[12] == 0x112 &&
 	      r.r[14] == 0x1235, "basic frame: r0-r3, r12, lr");
-	check(r.r[15] == 0x4001 && r.r[13] == BASE + 0x120,
+	ok(r.r[15] == 0x4001 && r.r[13] == BASE + 0x120,
 	      "basic frame: pc | Thumb bit, sp = frame + 0x20");
-	check(!uw_reg_get(&r, 4, &v), "r4 not made valid");
+	ok(!uw_reg_get(&r, 4, &v), "r4 not made valid");
 
 	/* xPSR bit 9: one more word. */
 	frame(BASE + 0x100, 0, 0x4000, 1u << 24 | 1u << 9);
-	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x100, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x100, &r) == 0 &&
 	      r.r[13] == BASE + 0x124, "xPSR bit 9: sp = frame + 0x24");
 
 	/* FP frame (bit 4 clear): 0x68 bytes. */
 	frame(BASE + 0x100, 0, 0x4000, 1u << 24);
-	check(uw_cortexm_exc_regs(&c, 0xffffffe9, BASE + 0x100, &r) == 0 &&
+	ok(uw_cortexm_exc_regs(&c, 0xffffffe9, BASE + 0x100, &r) == 0 &&
 	      r.r[13] == BASE + 0x168, "FP frame: sp = frame + 0x68");
-	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x102, &r) ==
+	ok(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x102, &r) ==
 	      UW_EALIGN, "misaligned frame refused");
-	check(uw_cortexm_exc_regs(&c, 0xfffffff5, BASE + 0x100, &r) ==
+	ok(uw_cortexm_exc_regs(&c, 0xfffffff5, BASE + 0x100, &r) ==
 	      UW_EINVAL, "0xfffffff5 is not an EXC_RETURN value");
-	check(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x3f0, &r) ==
+	ok(uw_cortexm_exc_regs(&c, 0xfffffff9, BASE + 0x3f0, &r) ==
 	      UW_ESTACK, "frame past the stack bound refused");
 
 	/* Walker: pc = EXC_RETURN 0xfffffff1 at sp 0x100 (MSP), then 0xfffffffd (PSP 0x300). */
@@ -231,35 +223,35 @@ int main(void)
 	uw_reg_set(&r, UW_ARM_SP, BASE + 0x100);
 	uw_reg_set(&r, 4, 0x44);
 	c = cfg(UW_WALK_CORTEX_M, BASE + 0x300);
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) == 1 &&
 	      cur.regs.r[15] == 0x5001 && cur.regs.r[13] == BASE + 0x120 &&
 	      cur.source == UW_SRC_EXCFRAME && (cur.flags & UW_FRAME_SIGNAL),
 	      "walker: 0xfffffff1 restores the MSP frame at sp");
-	check(uw_reg_get(&cur.regs, 4, &v) && v == 0x44,
+	ok(uw_reg_get(&cur.regs, 4, &v) && v == 0x44,
 	      "walker: r4 (not stacked) kept");
 	/* Now stand at another EXC_RETURN, to thread mode on the PSP. */
 	uw_reg_set(&cur.regs, UW_ARM_PC, 0xfffffffd);
-	check(uw_step(&cur, &c) == 1 && cur.regs.r[15] == 0x6001 &&
+	ok(uw_step(&cur, &c) == 1 && cur.regs.r[15] == 0x6001 &&
 	      cur.regs.r[13] == BASE + 0x320,
 	      "walker: 0xfffffffd restores the frame at cm_psp");
 	uw_reg_set(&cur.regs, UW_ARM_PC, 0xfffffffd);
-	check(uw_step(&cur, &c) < 0 && cur.stop == UW_STOP_BAD_DATA,
+	ok(uw_step(&cur, &c) < 0 && cur.stop == UW_STOP_BAD_DATA,
 	      "walker: a second return to thread mode is refused");
 
 	c = cfg(UW_WALK_CORTEX_M, 0);
 	r.r[15] = 0xfffffffd;
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) < 0 &&
 	      cur.stop == UW_STOP_NO_INFO, "walker: PSP frame without cm_psp");
 	c = cfg(0, BASE + 0x300);
 	r.r[15] = 0xfffffff1;
-	check(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) <= 0 &&
+	ok(uw_cursor_init(&cur, &c, &r) == 0 && uw_step(&cur, &c) <= 0 &&
 	      cur.source != UW_SRC_EXCFRAME,
 	      "walker: EXC_RETURN is an ordinary address without the flag");
-	check(!uw_cortexm_is_exc_return(0xffffffff) &&
+	ok(!uw_cortexm_is_exc_return(0xffffffff) &&
 	      uw_cortexm_is_exc_return(0xffffffed),
 	      "EXC_RETURN set: 0xffffffff no, 0xffffffed yes");
-	check(strcmp(uw_source_name(UW_SRC_EXCFRAME), "excframe") == 0,
+	ok(strcmp(uw_source_name(UW_SRC_EXCFRAME), "excframe") == 0,
 	      "source name");
 	v8m();
-	return g_fail ? 1 : 0;
+	return tap_done();
 }

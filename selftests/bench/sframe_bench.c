@@ -310,6 +310,28 @@ int main(int argc, char **argv)
 	}
 	printf("BENCH sframe.init.libsframe %.0f ns\n", t);
 
+	/* The whole-table check a kernel runs once per file, best of 3. */
+	{
+		struct uw_check c;
+		double best = 0;
+		int i, ret;
+
+		for (i = 0; i < 3; i++) {
+			uw_check_start(&c, 0);
+			t = now_ns();
+			ret = uw_sframe_check(&b.sf, &c);
+			t = now_ns() - t;
+			if (ret) {
+				fprintf(stderr, "uw_sframe_check: %s at FDE %u\n",
+					uw_strerror(ret), c.item);
+				return 1;
+			}
+			if (!i || t < best)
+				best = t;
+		}
+		printf("BENCH sframe.check.uwind %.0f ns\n", best);
+	}
+
 	bad_r = cross_check(&b, b.random, NRANDOM, &found);
 	bad_h = cross_check(&b, b.hot, NRANDOM, &found);
 	printf("# cross-check: %u random pcs (%zu with a row) and %u hot: "

@@ -17,17 +17,8 @@ $(BP_DIR)/test_breakpad: selftests/breakpad/test_breakpad.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
-ALL_TARGETS += $(BP_DIR)/test_breakpad
-TESTS += $(BP_DIR)/test_breakpad
-SAN_TESTS += $(BP_DIR)/test_breakpad
+$(call uw_test,$(BP_DIR)/test_breakpad,unit san,$(BP_DIR)/test_breakpad)
 
 # The end-to-end test runs on selftests/stack's programs.
-$(BP_DIR)/run-e2e: selftests/breakpad/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/breakpad/e2e.sh %s %s\n' \
-		'$(TOOL)' '$(O)/selftests/stack' >$@
-	chmod +x $@
-
-ALL_TARGETS += $(BP_DIR)/run-e2e
-TESTS += $(BP_DIR)/run-e2e
-SAN_TESTS += $(BP_DIR)/run-e2e
+$(call uw_test,sh selftests/breakpad/e2e.sh $(TOOL) $(O)/selftests/stack,san,\
+	$(TOOL) $(O)/selftests/stack/chain $(O)/selftests/stack/chain-a64)

@@ -20,8 +20,9 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-n=0
 . selftests/common/tap.sh
+tap_scratch
+tap_begin 13
 . selftests/stack/chainlib.sh
 
 # Frames up to main (or worker) all unwound by $2?
@@ -64,18 +65,17 @@ same_lookups()
 	"$UWIND" lookup --breakpad "$sym" "$@" $(cat "$addrs") >"$TMP/lk.bp"
 	cnt=$(grep -c . "$addrs")
 	[ "$cnt" -gt 200 ] && cmp -s "$TMP/lk.sf" "$TMP/lk.bp"
-	ok $? "$name: lookup --breakpad${*:+ $*} at all $cnt bytes of the program's functions = SFrame's lookup"
+	tap_result $? "$name: lookup --breakpad${*:+ $*} at all $cnt bytes of the program's functions = SFrame's lookup"
 	[ -n "$(diff "$TMP/lk.sf" "$TMP/lk.bp" | head -3)" ] &&
 		diff "$TMP/lk.sf" "$TMP/lk.bp" | head -4 | sed 's/^/# /'
 }
 
-echo "TAP version 13"
 
 # ---- x86-64: gcore of the stopped chain program
 "$UWIND" convert --breakpad "$BIN/chain" >"$TMP/chain.sym" 2>"$TMP/err"
 [ $? -eq 0 ] && grep -q '^STACK CFI INIT' "$TMP/chain.sym"
-ok $? "x86-64: convert --breakpad writes STACK CFI for chain"
-if have gcore && start_stopped stop; then
+tap_result $? "x86-64: convert --breakpad writes STACK CFI for chain"
+if tap_have gcore && start_stopped stop; then
 	gcore -o "$TMP/core" "$pid" >/dev/null 2>&1
 	CORE=$TMP/core.$pid
 	"$UWIND" stack --core "$CORE" --breakpad "$TMP/chain.sym" \
@@ -86,27 +86,27 @@ if have gcore && start_stopped stop; then
 	uw_names "$TMP/sf.txt" >"$TMP/sf.names"
 	[ $rc -eq 0 ] && [ "$(thread_of "$TMP/bp.names" "$pid")" = "$MAIN_CHAIN" ] &&
 		[ "$(grep -c . "$TMP/bp.names")" -eq 2 ]
-	ok $? "x86-64 core: stack --breakpad gives the source's chain in both threads"
+	tap_result $? "x86-64 core: stack --breakpad gives the source's chain in both threads"
 	cmp -s "$TMP/bp.names" "$TMP/sf.names"
-	ok $? "x86-64 core: the same functions as with SFrame"
+	tap_result $? "x86-64 core: the same functions as with SFrame"
 	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/bp.names" \
 		"x86-64 core: the same functions as gdb bt"
 	sources_upto_main "$TMP/bp.txt" "[breakpad]"
-	ok $? "x86-64 core: every frame up to main and worker unwound by [breakpad]"
+	tap_result $? "x86-64 core: every frame up to main and worker unwound by [breakpad]"
 	sed 's/ [0-9A-F]\{33\} / 0000000000000000000000000000000000 /' \
 		"$TMP/chain.sym" >"$TMP/other.sym"
 	"$UWIND" stack --core "$CORE" --breakpad "$TMP/other.sym" \
 		>/dev/null 2>"$TMP/err"
 	[ $? -eq 1 ] && grep -q 'matches its MODULE line' "$TMP/err"
-	ok $? "a .sym with another module id: refused"
+	tap_result $? "a .sym with another module id: refused"
 	kill -9 "$pid"
 else
 	for d in chain sframe gdb sources id; do
-		ok 1 "x86-64 core: $d (gcore missing or the program did not stop)"
+		tap_skip "x86-64 core: $d" "gcore missing or the program did not stop"
 	done
 fi
 
-if have gcore && start_stopped sigstop; then
+if tap_have gcore && start_stopped sigstop; then
 	gcore -o "$TMP/sig" "$pid" >/dev/null 2>&1
 	CORE=$TMP/sig.$pid
 	kill -9 "$pid"
@@ -118,9 +118,9 @@ if have gcore && start_stopped sigstop; then
 	[ "$(thread_of "$TMP/sig.names" "$pid")" = "$SIG_CHAIN" ] &&
 		cmp -s "$TMP/sig.names" "$TMP/sigsf.names" &&
 		grep -q '\[sigframe\]' "$TMP/sig.txt"
-	ok $? "x86-64 signal core: through the signal frame, as with SFrame"
+	tap_result $? "x86-64 signal core: through the signal frame, as with SFrame"
 else
-	ok 1 "x86-64 signal core (gcore missing or no stop)"
+	tap_skip "x86-64 signal core" "gcore missing or no stop"
 fi
 
 # Every byte of the program's functions: Breakpad's rule = SFrame's.
@@ -129,7 +129,7 @@ same_lookups x86-64 "$BIN/chain" "$TMP/addrs" "$TMP/chain.sym"
 same_lookups x86-64 "$BIN/chain" "$TMP/addrs" "$TMP/chain.sym" --index
 
 # ---- AArch64: a qemu-aarch64 core of the static program
-if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
+if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	"$UWIND" convert --breakpad "$BIN/chain-a64" >"$TMP/a64.sym" 2>/dev/null
 	CORE=$(qemu_core crash)
 	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
@@ -142,20 +142,20 @@ if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	[ -n "$CORE" ] && [ $rc -eq 0 ] &&
 		[ "$(cat "$TMP/a64bp.names")" = "$MAIN_CHAIN" ] &&
 		cmp -s "$TMP/a64bp.names" "$TMP/a64sf.names"
-	ok $? "aarch64 core: stack --breakpad gives the source's chain, as SFrame"
+	tap_result $? "aarch64 core: stack --breakpad gives the source's chain, as SFrame"
 	same_as_gdb gdb-multiarch "$BIN/chain-a64" "$CORE" \
 		"$TMP/a64bp.names" \
 		"aarch64 core: the same functions as gdb-multiarch bt" nolwp
 	sources_upto_main "$TMP/a64bp.txt" "[breakpad]"
-	ok $? "aarch64 core: every frame up to main unwound by [breakpad]"
+	tap_result $? "aarch64 core: every frame up to main unwound by [breakpad]"
 	load=$(readelf -lW "$BIN/chain-a64" | awk '$1 == "LOAD" { print $3; exit }')
 	own_addrs "$BIN/chain-a64" >"$TMP/a64addrs"
 	same_lookups aarch64 "$BIN/chain-a64" "$TMP/a64addrs" "$TMP/a64.sym" \
 		--base "$load"
 else
 	for d in chain gdb sources lookup; do
-		ok 1 "aarch64: $d (no qemu-aarch64 or no chain-a64)"
+		tap_skip "aarch64: $d" "no qemu-aarch64 or no chain-a64"
 	done
 fi
 
-echo "1..$n"
+tap_end

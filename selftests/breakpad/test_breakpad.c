@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <uwind/breakpad.h>
+#include <uwind/uwind.h>
 #include "../common/tap.h"
 
 /* ---- memory: a stack image, and "every address holds itself + 1" ---- */
@@ -649,7 +649,7 @@ static void test_walks(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_eval();
 	test_file();
 	test_search();

@@ -23,9 +23,7 @@ $(CHT_DIR)/test_chrome: $(CHT_DIR)/test_chrome.o $(O)/tool/chrome_gen.o \
 		$(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
-ALL_TARGETS += $(CHT_DIR)/test_chrome
-TESTS += $(CHT_DIR)/test_chrome
-SAN_TESTS += $(CHT_DIR)/test_chrome
+$(call uw_test,$(CHT_DIR)/test_chrome,unit san,$(CHT_DIR)/test_chrome)
 
 # The self-unwinding programs: cross-built, ARM and Thumb-2, with an ARM
 # build of the core; their tables made by the tool from their own CFI.
@@ -47,7 +45,8 @@ $(CHT_DIR)/armlib/%.o: lib/%.c $(LIB_HDRS)
 	$(CHT_CROSS) $(CHT_ARM_LIB_CFLAGS) -c $< -o $@
 
 $(CHT_DIR)/selfunwind-%: selftests/chrome/selfunwind.c $(CHT_ARM_LIB_OBJS) \
-		selftests/common/selfproc.h $(LIB_HDRS)
+		selftests/common/selfproc.h selftests/common/chain.h \
+		selftests/common/tap.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CHT_CROSS) $(CHT_PROG_CFLAGS) -m$* -o $@ $< $(CHT_ARM_LIB_OBJS)
 
@@ -98,16 +97,6 @@ $(CHT_DIR)/eh/prog-%: $(wildcard selftests/ehabi/src/*.c)
 ALL_TARGETS += $(CHT_EH_OUT)
 endif
 
-$(CHT_DIR)/run-selfunwind: selftests/chrome/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/chrome/selfunwind.sh %s\n' '$(O)' >$@
-	chmod +x $@
-
-$(CHT_DIR)/run-ehabi-cfi: selftests/chrome/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/chrome/ehabi-cfi.sh %s\n' '$(O)' >$@
-	chmod +x $@
-
-ALL_TARGETS += $(CHT_DIR)/run-selfunwind $(CHT_DIR)/run-ehabi-cfi
-TESTS += $(CHT_DIR)/run-selfunwind $(CHT_DIR)/run-ehabi-cfi
+$(call uw_test,sh selftests/chrome/selfunwind.sh $(O),,$(TOOL))
+$(call uw_test,sh selftests/chrome/ehabi-cfi.sh $(O),,$(TOOL))
 endif

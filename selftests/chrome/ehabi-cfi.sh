@@ -30,24 +30,11 @@ D=$O/selftests/chrome/eh
 U=$O/uwind
 RE=arm-linux-gnueabihf-readelf
 RULES=selftests/ehabi/rules.awk
-n=0
-fails=0
+. "$(dirname "$0")/../common/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "TAP version 13"
-
-emit() {	# status description [skip reason]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-	elif [ "$1" = skip ]; then
-		echo "ok $n - $2 # SKIP $3"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+tap_begin
 
 # The records as one line per function:
 #   START SIZE BODY|- CFA RA FP7 FP11
@@ -131,7 +118,7 @@ check_file() {	# name file chrome-check(0|1)
 	chrome=$3
 	if [ ! -r "$f" ] || ! command -v "$RE" >/dev/null 2>&1 ||
 	   [ ! -x "$U" ]; then
-		emit skip "$name: EHABI to STACK CFI" "no $f, $RE or $U"
+		tap_skip "$name: EHABI to STACK CFI" "no $f, $RE or $U"
 		return
 	fi
 	b=$tmp/$(basename "$f")
@@ -140,7 +127,7 @@ check_file() {	# name file chrome-check(0|1)
 	fdes=$("$RE" -wF "$f" 2>/dev/null | grep -c ' FDE ')
 	if ! "$U" convert --breakpad "$f" >"$b.sym" 2>"$b.err"; then
 		sed 's/^/# /' "$b.err"
-		emit fail "$name: convert --breakpad from .ARM.exidx (failed)"
+		tap_not_ok "$name: convert --breakpad from .ARM.exidx (failed)"
 		return
 	fi
 	sed 's/^/# /' "$b.err"
@@ -149,10 +136,10 @@ check_file() {	# name file chrome-check(0|1)
 	bad=$(grep -c '^BAD' "$b.st")
 	if [ "$fdes" -eq 0 ] && [ "$funcs" -gt 0 ] && [ "$bad" -eq 0 ] &&
 	   head -1 "$b.sym" | grep -q '^MODULE Linux arm '; then
-		emit ok "$name: convert --breakpad from .ARM.exidx ($funcs functions, well-formed)"
+		tap_ok "$name: convert --breakpad from .ARM.exidx ($funcs functions, well-formed)"
 	else
 		grep '^BAD' "$b.st" | head -5 | sed 's/^/# /'
-		emit fail "$name: convert --breakpad from .ARM.exidx ($fdes FDEs, $funcs functions, $bad malformed)"
+		tap_not_ok "$name: convert --breakpad from .ARM.exidx ($fdes FDEs, $funcs functions, $bad malformed)"
 	fi
 	grep -v '^BAD' "$b.st" >"$b.fn"
 
@@ -191,10 +178,10 @@ check_file() {	# name file chrome-check(0|1)
 	"$U" lookup "$f" $(cut -d' ' -f1 "$b.want") >"$b.got" 2>&1
 	q=$(wc -l <"$b.want")
 	if [ "$q" -gt 0 ] && cmp -s "$b.want" "$b.got"; then
-		emit ok "$name: STACK CFI body state = uwind lookup ($q queries)"
+		tap_ok "$name: STACK CFI body state = uwind lookup ($q queries)"
 	else
 		diff "$b.want" "$b.got" | head -6 | sed 's/^/# /'
-		emit fail "$name: STACK CFI body state = uwind lookup ($q queries)"
+		tap_not_ok "$name: STACK CFI body state = uwind lookup ($q queries)"
 	fi
 
 	# 3. readelf -u's opcodes, read by rules.awk.
@@ -241,9 +228,9 @@ check_file() {	# name file chrome-check(0|1)
 	# shellcheck disable=SC2046
 	set -- $(echo "$res" | grep '^RESULT')
 	if [ "$5" -eq 0 ] && [ "$2" -gt 0 ]; then
-		emit ok "$name: STACK CFI = readelf -u's opcodes ($2 entries, $3 without records, $4 skipped)"
+		tap_ok "$name: STACK CFI = readelf -u's opcodes ($2 entries, $3 without records, $4 skipped)"
 	else
-		emit fail "$name: STACK CFI = readelf -u's opcodes ($5 differ)"
+		tap_not_ok "$name: STACK CFI = readelf -u's opcodes ($5 differ)"
 	fi
 
 	# 4. The Chrome table made from the records.
@@ -252,7 +239,7 @@ check_file() {	# name file chrome-check(0|1)
 	case $f in *thumb*) thumb=--thumb ;; esac
 	if ! "$U" convert --chrome "$b.sym" -o "$b.chrome" 2>"$b.cerr"; then
 		sed 's/^/# /' "$b.cerr"
-		emit fail "$name: convert --chrome of the records"
+		tap_not_ok "$name: convert --chrome of the records"
 		return
 	fi
 	# A CFA loaded from the stack has no Chrome form: refused.
@@ -264,10 +251,10 @@ check_file() {	# name file chrome-check(0|1)
 		$(cut -d' ' -f1 "$b.cwant") | sed 's/ fp=.*//' >"$b.cgot"
 	q=$(wc -l <"$b.cwant")
 	if [ "$q" -gt 0 ] && cmp -s "$b.cwant" "$b.cgot"; then
-		emit ok "$name: Chrome table from the records = uwind lookup ($q body addresses)"
+		tap_ok "$name: Chrome table from the records = uwind lookup ($q body addresses)"
 	else
 		diff "$b.cwant" "$b.cgot" | head -6 | sed 's/^/# /'
-		emit fail "$name: Chrome table from the records = uwind lookup ($q body addresses)"
+		tap_not_ok "$name: Chrome table from the records = uwind lookup ($q body addresses)"
 	fi
 }
 
@@ -279,5 +266,4 @@ for m in arm thumb; do
 done
 check_file "armhf libc.so.6" /usr/arm-linux-gnueabihf/lib/libc.so.6 1
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

@@ -13,10 +13,11 @@
  * uw_module whose only table is the Chrome one (no EHABI, no frame
  * pointer fallback).
  *
- * The chain: main -> cu_big (a 50000-byte local array: the table needs
- * b2 uleb128) -> cu_fp (alloca: a frame pointer, r11 in ARM and r7 in
- * Thumb, so the CFA is "rN K +" and the table says vsp = rN) ->
- * cu_recurse x3 -> cu_dispatch -(function pointer)-> cu_leaf.
+ * The chain (selftests/common/chain.h): main -> chain_big_frame (a
+ * 50000-byte local array: the table needs b2 uleb128) -> chain_alloca
+ * (alloca: a frame pointer, r11 in ARM and r7 in Thumb, so the CFA is
+ * "rN K +" and the table says vsp = rN) -> chain_recurse x3 ->
+ * chain_dispatch -(function pointer)-> cu_leaf.
  *
  * Oracle for the frame names: the ELF symbol table of /proc/self/exe.
  * Expected: every frame from cu_leaf up to main unwound by the Chrome
@@ -35,6 +36,8 @@
 #include <uwind/chrome.h>
 
 #include "../common/selfproc.h"
+#include "../common/chain.h"
+#include "../common/tap.h"
 
 #if !defined(__arm__)
 #error "32-bit ARM only"
@@ -46,23 +49,17 @@
 #define MODE	"arm"
 #endif
 
-#define NOINL		__attribute__((noinline, noclone))
-#define OPAQUE(v)	__asm__ volatile("" : "+r"(v) : : "memory")
 #define MAX_FRAMES	32
 
 extern const char __executable_start[], etext[];
 
-static int n_test, n_fail;
 static uint32_t g_cap[16];	/* r0..r15 at the capture point */
 static struct uw_chrome g_ct;
 
-static void ok(int cond, const char *desc, const char *detail)
+static void check(int cond, const char *desc, const char *detail)
 {
-	n_test++;
-	if (!cond)
-		n_fail++;
-	printf("%sok %d - %s: %s%s%s\n", cond ? "" : "not ", n_test, MODE,
-	       desc, detail ? " " : "", detail ? detail : "");
+	ok(cond, "%s: %s%s%s", MODE, desc, detail ? " " : "",
+	   detail ? detail : "");
 }
 
 /* The function pc is in, by the ELF symbol table of /proc/self/exe. */
@@ -104,12 +101,12 @@ static uint64_t stack_top(uint64_t sp)
 /* ---- the walk ---- */
 
 static const char *const expect[] = {
-	"cu_leaf", "cu_dispatch", "cu_recurse", "cu_recurse", "cu_recurse",
-	"cu_fp", "cu_big", "main",
+	"cu_leaf", "chain_dispatch", "chain_recurse", "chain_recurse",
+	"chain_recurse", "chain_alloca", "chain_big_frame", "main",
 };
 #define NEXPECT	(sizeof(expect) / sizeof(expect[0]))
 
-static NOINL void walk_now(void)
+static CHAIN_NOINL void walk_now(void)
 {
 	struct uw_frame fr[MAX_FRAMES];
 	struct uw_walk_result res;
@@ -132,14 +129,7 @@ static NOINL void walk_now(void)
 	mod.start = (uintptr_t)__executable_start;
 	mod.end = (uintptr_t)etext;
 	mod.chrome = &g_ct;		/* and nothing else */
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = UW_ARCH_ARM;
-	cfg.mods = &mod;
-	cfg.nmods = 1;
-	cfg.mem.read = mem_read;
-	cfg.mem.ctx = &m;
-	cfg.stack_lo = m.lo;
-	cfg.stack_hi = m.hi;
+	chain_walk_cfg(&cfg, UW_ARCH_ARM, &mod, mem_read, &m, m.lo, m.hi);
 	cfg.flags = UW_WALK_NO_FP;
 	n = uw_walk(&cur, &cfg, &r, fr, MAX_FRAMES, &res);
 
@@ -162,41 +152,42 @@ static NOINL void walk_now(void)
 			chrome = 0;
 	}
 	snprintf(detail, sizeof(detail), "(%zu frames)", n);
-	ok(good, "frames cu_leaf, cu_dispatch, cu_recurse x3, cu_fp, cu_big,"
-	   " main, then main's caller", detail);
-	ok(chrome, "every frame up to main unwound from the Chrome table",
-	   NULL);
-	ok(n > NEXPECT && fr[0].pc == (g_cap[15] & ~1u) &&
-	   fr[0].sp == g_cap[13],
-	   "frame 0 is the captured pc and sp", NULL);
+	check(good, "frames cu_leaf, chain_dispatch, chain_recurse x3,"
+	      " chain_alloca, chain_big_frame, main, then main's caller",
+	      detail);
+	check(chrome, "every frame up to main unwound from the Chrome table",
+	      NULL);
+	check(n > NEXPECT && fr[0].pc == (g_cap[15] & ~1u) &&
+	      fr[0].sp == g_cap[13],
+	      "frame 0 is the captured pc and sp", NULL);
 	snprintf(detail, sizeof(detail), "(%s)", n > NEXPECT ?
 		 sym_name(fr[NEXPECT].pc - 1) : "none");
 #ifdef SELFUNWIND_EHABI
-	ok(n > NEXPECT + 1 && !strcmp(sym_name(fr[NEXPECT].pc - 1),
+	check(n > NEXPECT + 1 && !strcmp(sym_name(fr[NEXPECT].pc - 1),
 				      "__libc_start_call_main") &&
-	   fr[NEXPECT].source == UW_SRC_CHROME &&
-	   !strncmp(sym_name(fr[NEXPECT + 1].pc - 1), "__libc_start_main",
+	      fr[NEXPECT].source == UW_SRC_CHROME &&
+	      !strncmp(sym_name(fr[NEXPECT + 1].pc - 1), "__libc_start_main",
 		    17) &&
-	   fr[NEXPECT + 1].source == UW_SRC_CHROME,
-	   "main's caller __libc_start_call_main and its caller"
-	   " __libc_start_main, from the table (libc.a's EHABI)", detail);
+	      fr[NEXPECT + 1].source == UW_SRC_CHROME,
+	      "main's caller __libc_start_call_main and its caller"
+	      " __libc_start_main, from the table (libc.a's EHABI)", detail);
 #else
-	ok(n > NEXPECT && !strcmp(sym_name(fr[NEXPECT].pc - 1),
+	check(n > NEXPECT && !strcmp(sym_name(fr[NEXPECT].pc - 1),
 				  "__libc_start_call_main") &&
-	   fr[NEXPECT].source != UW_SRC_CHROME && res.err == UW_EREFUSE,
-	   "main's caller is __libc_start_call_main, where the table refuses",
-	   detail);
+	      fr[NEXPECT].source != UW_SRC_CHROME && res.err == UW_EREFUSE,
+	      "main's caller is __libc_start_call_main, where the table refuses",
+	      detail);
 #endif
 #ifdef __thumb__
 	good = n >= NEXPECT;
 	for (i = 0; i < NEXPECT && i < n; i++)
 		good = good && (fr[i].flags & UW_FRAME_THUMB);
-	ok(good, "every chain frame is Thumb code", NULL);
+	check(good, "every chain frame is Thumb code", NULL);
 #endif
 }
 
 /* Capture r0..r15 at a label, then walk from there. */
-static NOINL long cu_leaf(long x)
+static CHAIN_NOINL long cu_leaf(long x)
 {
 	uint32_t *c = g_cap;
 
@@ -224,52 +215,8 @@ static NOINL long cu_leaf(long x)
 		"str r12, [%0, #60]\n\t"
 		: : "r"(c) : "r12", "memory");
 	walk_now();
-	OPAQUE(x);
+	CHAIN_OPAQUE(x);
 	return x + 1;
-}
-
-static long (*volatile g_leaf)(long) = cu_leaf;
-
-static NOINL long cu_dispatch(long x)
-{
-	long r = g_leaf(x + 1);
-
-	OPAQUE(r);
-	return r + 1;
-}
-
-static NOINL long cu_recurse(int n, long x)
-{
-	long r = n ? cu_recurse(n - 1, x + n) : cu_dispatch(x);
-
-	OPAQUE(r);
-	return r + n;
-}
-
-static volatile int g_len = 200;
-
-static NOINL long cu_fp(long x)
-{
-	char *p = __builtin_alloca(g_len);
-	long r;
-
-	OPAQUE(p);
-	p[0] = (char)x;
-	r = cu_recurse(2, x + p[0]);
-	OPAQUE(r);
-	return r + 1;
-}
-
-static NOINL long cu_big(long x)
-{
-	volatile char big[50000];
-	long r;
-
-	big[0] = (char)x;
-	big[49999] = (char)x;
-	r = cu_fp(x + big[0]);
-	OPAQUE(r);
-	return r + big[49999];
 }
 
 int main(int argc, char **argv)
@@ -280,7 +227,7 @@ int main(int argc, char **argv)
 	long size;
 	int err;
 
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s TABLE\n", argv[0]);
 		return 2;
@@ -289,9 +236,8 @@ int main(int argc, char **argv)
 	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) <= 0 ||
 	    fseek(f, 0, SEEK_SET) || !(buf = malloc((size_t)size)) ||
 	    fread(buf, 1, (size_t)size, f) != (size_t)size) {
-		printf("not ok 1 - %s: cannot read %s: %s\n1..1\n", MODE,
-		       argv[1], strerror(errno));
-		return 1;
+		check(0, "cannot read the table", strerror(errno));
+		return tap_done();
 	}
 	fclose(f);
 	span.data = buf;
@@ -300,12 +246,13 @@ int main(int argc, char **argv)
 	/* The table's offsets count from the module's load address. */
 	err = uw_chrome_init(&g_ct, &span, (uintptr_t)__executable_start,
 			     false);
-	ok(!err, "the Chrome table from uwind convert loads", NULL);
-	ok(!sp_load_syms(0) && sp_nsyms > 0, "symbol table of /proc/self/exe read",
-	   NULL);
-	if (!err)
-		cu_big(argc);
-	printf("1..%d\n", n_test);
+	check(!err, "the Chrome table from uwind convert loads", NULL);
+	check(!sp_load_syms(0) && sp_nsyms > 0, "symbol table of /proc/self/exe read",
+	      NULL);
+	if (!err) {
+		chain_end = cu_leaf;
+		chain_big_frame(CHAIN_LEVELS, argc);
+	}
 	free(buf);
-	return n_fail ? 1 : 0;
+	return tap_done();
 }

@@ -21,24 +21,11 @@ O=${1:-build}
 D=$O/selftests/chrome
 U=$O/uwind
 AWK=selftests/chrome/cfi_norm.awk
-n=0
-fails=0
+. "$(dirname "$0")/../common/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "TAP version 13"
-
-emit() {	# status description
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-	elif [ "$1" = skip ]; then
-		echo "ok $n - $2 # SKIP $3"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+tap_begin
 
 # ---- self-unwinding under qemu-arm ----
 # eh-*: built without -g, the table made from the EHABI tables.
@@ -52,7 +39,7 @@ prog_of() {	# variant -> mode and program path in $m, $prog, $tag
 for v in arm thumb eh-arm eh-thumb; do
 	prog_of "$v"
 	if [ ! -x "$prog" ] || ! command -v qemu-arm >/dev/null 2>&1; then
-		emit skip "selfunwind $v" "no cross build or qemu-arm"
+		tap_skip "selfunwind $v" "no cross build or qemu-arm"
 		continue
 	fi
 	qemu-arm "$prog" "$prog.chrome" >"$tmp/out" 2>&1
@@ -62,17 +49,19 @@ for v in arm thumb eh-arm eh-thumb; do
 	while IFS= read -r line; do
 		case $line in
 		"ok "*|"not ok "*)
-			st=ok
-			case $line in "not ok "*) st=fail ;; esac
-			emit "$st" "selfunwind $tag$(printf '%s' "$line" |
+			st=0
+			case $line in "not ok "*) st=1 ;; esac
+			tap_result "$st" "selfunwind $tag$(printf '%s' "$line" |
 				sed 's/^\(not \)\{0,1\}ok [0-9]* - //')"
 			lines=$((lines + 1))
 			;;
 		esac
 	done <"$tmp/out"
 	if [ "$rc" -ne 0 ] && [ "$lines" -eq 0 ]; then
-		emit fail "selfunwind $v ran (status $rc)"
+		tap_not_ok "selfunwind $v ran (status $rc)"
 	fi
+	why=$(tap_plan_error "$tmp/out")
+	[ -z "$why" ] || tap_not_ok "selfunwind $v: the program $why"
 done
 
 # ---- convert --breakpad against readelf -wF ----
@@ -81,7 +70,7 @@ cfi_diff() {
 	bin=$2
 	re=$3
 	if [ ! -r "$bin" ] || ! command -v "$re" >/dev/null 2>&1; then
-		emit skip "convert --breakpad = readelf -wF: $1" "no $bin or $re"
+		tap_skip "convert --breakpad = readelf -wF: $1" "no $bin or $re"
 		return
 	fi
 	sec=.eh_frame
@@ -90,7 +79,7 @@ cfi_diff() {
 	"$re" -wF "$bin" 2>/dev/null |
 		awk -v mode=readelf -v sec="$sec" -f "$AWK" | sort >"$tmp/re"
 	if ! "$U" convert --breakpad "$bin" >"$tmp/sym"; then
-		emit fail "convert --breakpad = readelf -wF: $1 (convert failed)"
+		tap_not_ok "convert --breakpad = readelf -wF: $1 (convert failed)"
 		return
 	fi
 	# FDEs readelf shows rows for (not those whose CFA is an expression).
@@ -120,10 +109,10 @@ cfi_diff() {
 	[ -z "$dups" ] || echo "$dups"
 	diffs=$((diffs + $(cat "$tmp/dups")))
 	if [ "$rows" -gt 0 ] && [ "$diffs" -eq 0 ]; then
-		emit ok "convert --breakpad = readelf -wF: $1 ($rows rows, $sec)"
+		tap_ok "convert --breakpad = readelf -wF: $1 ($rows rows, $sec)"
 	else
 		comm -3 "$tmp/re" "$tmp/bp" | head -5 | sed 's/^/# /'
-		emit fail "convert --breakpad = readelf -wF: $1 ($rows rows, $diffs differ)"
+		tap_not_ok "convert --breakpad = readelf -wF: $1 ($rows rows, $diffs differ)"
 	fi
 }
 
@@ -141,7 +130,7 @@ cfi_diff "arm64 libc.so.6" /usr/aarch64-linux-gnu/lib/libc.so.6 \
 for v in arm thumb eh-arm eh-thumb; do
 	prog_of "$v"
 	if [ ! -r "$prog.chrome" ]; then
-		emit skip "lookup --chrome = STACK CFI: $v" "no cross build"
+		tap_skip "lookup --chrome = STACK CFI: $v" "no cross build"
 		continue
 	fi
 	load=$(arm-linux-gnueabihf-readelf -lW "$prog" |
@@ -183,10 +172,10 @@ for v in arm thumb eh-arm eh-thumb; do
 		$(cat "$tmp/addrs") | sed 's/ fp=.*//' >"$tmp/got"
 	rows=$(wc -l <"$tmp/want")
 	if [ "$rows" -gt 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
-		emit ok "lookup --chrome = STACK CFI: $v ($rows prologue rows)"
+		tap_ok "lookup --chrome = STACK CFI: $v ($rows prologue rows)"
 	else
 		diff "$tmp/want" "$tmp/got" | head -5 | sed 's/^/# /'
-		emit fail "lookup --chrome = STACK CFI: $v ($rows rows)"
+		tap_not_ok "lookup --chrome = STACK CFI: $v ($rows rows)"
 	fi
 	"$U" dump --chrome "$prog.chrome" --text "0x$load" >"$tmp/dump"
 	fpreg=r11
@@ -194,11 +183,10 @@ for v in arm thumb eh-arm eh-thumb; do
 	if grep -q "vsp = $fpreg\$" "$tmp/dump" &&
 	   grep -q '^        0xb2 .*vsp = vsp + ' "$tmp/dump" &&
 	   grep -q 'refuse to unwind' "$tmp/dump"; then
-		emit ok "dump --chrome: $v table shows vsp = $fpreg, b2 and refuse"
+		tap_ok "dump --chrome: $v table shows vsp = $fpreg, b2 and refuse"
 	else
-		emit fail "dump --chrome: $v table shows vsp = $fpreg, b2 and refuse"
+		tap_not_ok "dump --chrome: $v table shows vsp = $fpreg, b2 and refuse"
 	fi
 done
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

@@ -826,7 +826,7 @@ static void test_generator(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_instructions();
 	test_lookup();
 	test_hostile();

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * TAP output for the C unit tests (kselftest style): ok() prints one
- * numbered result and returns the condition, diag() a comment line, and
- * tap_done() the plan, last, with the exit status.  Header-only, for
- * one-file test programs.
+ * TAP output for the C tests (kselftest style), the C twin of tap.sh:
+ * tap_begin() prints the header and, when the count is known up front,
+ * the plan; ok() prints one numbered result and returns the condition,
+ * tap_skip() a skipped one, diag() a comment line, and tap_done() the
+ * plan (unless tap_begin printed it) with main's exit status.
+ * scripts/run-tests.sh checks the plan against the results printed.
+ * Header-only, for one-file test programs.
  */
 #ifndef UWIND_SELFTESTS_TAP_H
 #define UWIND_SELFTESTS_TAP_H
@@ -12,7 +15,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-static int tap_ntests, tap_nfailed;
+static int tap_ntests, tap_nfailed, tap_planned = -1;
+
+/* "TAP version 13", and the plan "1..n" now if n >= 0. */
+static inline void tap_begin(int n)
+{
+	printf("TAP version 13\n");
+	if (n >= 0)
+		printf("1..%d\n", n);
+	tap_planned = n;
+	fflush(stdout);
+}
 
 static inline __attribute__((format(printf, 1, 2)))
 void diag(const char *fmt, ...)
@@ -43,10 +56,27 @@ bool ok(bool cond, const char *fmt, ...)
 	return cond;
 }
 
-/* The plan (the count is known only at the end) and main's status. */
+/* A test not run, and why: "ok N - DESC # SKIP why". */
+static inline __attribute__((format(printf, 2, 3)))
+void tap_skip(const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_ntests++;
+	printf("ok %d - ", tap_ntests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # SKIP %s\n", why);
+	fflush(stdout);
+}
+
+/* The plan, unless tap_begin() printed it, and main's status. */
 static inline int tap_done(void)
 {
-	printf("1..%d\n", tap_ntests);
+	if (tap_planned < 0)
+		printf("1..%d\n", tap_ntests);
+	fflush(stdout);
 	return tap_nfailed ? 1 : 0;
 }
 

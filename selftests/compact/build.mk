@@ -17,9 +17,7 @@ $(CU_DIR)/test_compact: selftests/compact/test_compact.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
-ALL_TARGETS += $(CU_DIR)/test_compact
-TESTS += $(CU_DIR)/test_compact
-SAN_TESTS += $(CU_DIR)/test_compact
+$(call uw_test,$(CU_DIR)/test_compact,unit san,$(CU_DIR)/test_compact)
 
 # The Mach-O programs (never run: compiled and linked for macOS here).
 CU_MACHO_CC := clang-14 -O2 -fno-stack-protector
@@ -56,12 +54,5 @@ $(CU_DIR)/m/fat.dylib: $(CU_DIR)/m/funcs-x86_64-nofp.dylib \
 		$(CU_DIR)/m/funcs-arm64-fp.dylib
 	llvm-lipo-14 -create $^ -output $@
 
-$(CU_DIR)/run-macho: selftests/compact/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/compact/macho.sh %s %s\n' \
-		'$(TOOL)' '$(CU_DIR)/m' >$@
-	chmod +x $@
-
-ALL_TARGETS += $(CU_DYLIBS) $(CU_DIR)/run-macho
-TESTS += $(CU_DIR)/run-macho
-SAN_TESTS += $(CU_DIR)/run-macho
+$(call uw_test,sh selftests/compact/macho.sh $(TOOL) $(CU_DIR)/m,san,$(TOOL) \
+	$(CU_DYLIBS))

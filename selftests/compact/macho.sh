@@ -27,10 +27,9 @@ set -u
 UWIND=$1
 D=$2
 OBJDUMP=llvm-objdump-14
-n=0
 . selftests/common/tap.sh
-
-echo "TAP version 13"
+tap_scratch
+tap_begin 33
 
 FILES="funcs-x86_64-nofp funcs-x86_64-fp funcs-arm64-nofp funcs-arm64-fp
 gen-x86_64 gen-arm64"
@@ -116,7 +115,7 @@ for f in $FILES; do
 	uwind_entries "$TMP/$f.dump" >"$TMP/$f.uw"
 	cnt=$(wc -l <"$TMP/$f.od")
 	[ $rc -eq 0 ] && [ "$cnt" -gt 0 ] && cmp -s "$TMP/$f.od" "$TMP/$f.uw"
-	ok $? "$f: dump lists llvm-objdump's $cnt entries (function offset, encoding) in order"
+	tap_result $? "$f: dump lists llvm-objdump's $cnt entries (function offset, encoding) in order"
 
 	# One lookup in the middle of every entry that has bytes.
 	[ "$arch" = x86_64 ] && subq_map "$file" >"$TMP/$f.subq"
@@ -136,7 +135,7 @@ for f in $FILES; do
 	      awk -F'|' '$1 != $2' | head -3)
 	[ -s "$TMP/$f.want" ] && [ -z "$bad" ] &&
 		[ "$(wc -l <"$TMP/$f.want")" -eq "$(wc -l <"$TMP/$f.got")" ]
-	ok $? "$f: lookup inside each of $(wc -l <"$TMP/$f.want") entries gives the rule its encoding implies"
+	tap_result $? "$f: lookup inside each of $(wc -l <"$TMP/$f.want") entries gives the rule its encoding implies"
 	[ -n "$bad" ] && echo "$bad" | sed 's/^/# want|got: /'
 
 	# Breakpad from the same file: the same rules, by the Breakpad path.
@@ -150,7 +149,7 @@ for f in $FILES; do
 	"$UWIND" lookup "$file" $(cat "$TMP/$f.bpcs") |
 		awk '{ print $2, $3, $4 }' >"$TMP/$f.cu"
 	[ -s "$TMP/$f.bp" ] && cmp -s "$TMP/$f.bp" "$TMP/$f.cu"
-	ok $? "$f: convert --breakpad, then lookup --breakpad: the compact rules ($(wc -l <"$TMP/$f.bp") records)"
+	tap_result $? "$f: convert --breakpad, then lookup --breakpad: the compact rules ($(wc -l <"$TMP/$f.bp") records)"
 done
 
 # What the files cover (else the comparisons above prove little).
@@ -158,44 +157,44 @@ grep -q ' 0x03' "$TMP/funcs-x86_64-nofp.od" &&
 	grep -q ' 0x02' "$TMP/funcs-x86_64-nofp.od" &&
 	grep -q ' 0x01' "$TMP/funcs-x86_64-fp.od" &&
 	grep -q ' 0x00000000' "$TMP/funcs-x86_64-nofp.od"
-ok $? "x86-64 files hold frame, frameless, frameless-indirect and encoding-0 entries"
+tap_result $? "x86-64 files hold frame, frameless, frameless-indirect and encoding-0 entries"
 grep -q ' 0x02' "$TMP/funcs-arm64-fp.od" &&
 	grep -q ' 0x04' "$TMP/funcs-arm64-fp.od" &&
 	grep -q ' 0x03' "$TMP/funcs-arm64-nofp.od"
-ok $? "arm64 files hold frameless, frame and DWARF-mode entries"
+tap_result $? "arm64 files hold frameless, frame and DWARF-mode entries"
 for a in x86_64 arm64; do
 	pages=$(grep -c '^  page ' "$TMP/gen-$a.dump")
 	[ "$pages" -ge 2 ]
-	ok $? "gen-$a: several second-level pages ($pages)"
+	tap_result $? "gen-$a: several second-level pages ($pages)"
 done
 $OBJDUMP --macho --unwind-info "$D/gen-x86_64.dylib" | grep -q 'Page encodings: (count = [1-9]'
-ok $? "gen-x86_64: compressed pages with their own encodings (local palettes)"
+tap_result $? "gen-x86_64: compressed pages with their own encodings (local palettes)"
 
 # ---- universal file
 FAT=$D/fat.dylib
 "$UWIND" dump "$FAT" --arch x86_64 >"$TMP/fat64" 2>&1 &&
 	cmp -s "$TMP/fat64" "$TMP/funcs-x86_64-nofp.dump"
-ok $? "fat: dump --arch x86_64 is the x86_64 file's dump"
+tap_result $? "fat: dump --arch x86_64 is the x86_64 file's dump"
 "$UWIND" dump --arch arm64 "$FAT" >"$TMP/fata" 2>&1 &&
 	cmp -s "$TMP/fata" "$TMP/funcs-arm64-fp.dump"
-ok $? "fat: dump --arch arm64 is the arm64 file's dump"
+tap_result $? "fat: dump --arch arm64 is the arm64 file's dump"
 pc=$(head -n 1 "$TMP/funcs-arm64-fp.pcs")
 [ "$("$UWIND" lookup "$FAT" --arch arm64 "$pc")" = \
   "$("$UWIND" lookup "$D/funcs-arm64-fp.dylib" "$pc")" ]
-ok $? "fat: lookup --arch arm64 as on the thin file"
+tap_result $? "fat: lookup --arch arm64 as on the thin file"
 "$UWIND" dump "$FAT" >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q 'x86_64 arm64' "$TMP/err"
-ok $? "fat without --arch: exit 1, the slices named"
+tap_result $? "fat without --arch: exit 1, the slices named"
 "$UWIND" dump "$FAT" --arch i386 >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q 'no i386 slice' "$TMP/err"
-ok $? "fat --arch i386: no such slice, exit 1"
+tap_result $? "fat --arch i386: no such slice, exit 1"
 "$UWIND" dump "$D/funcs-x86_64-fp.dylib" --arch arm64 >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q 'not arm64' "$TMP/err"
-ok $? "thin x86_64 file with --arch arm64: exit 1"
+tap_result $? "thin x86_64 file with --arch arm64: exit 1"
 "$UWIND" convert --breakpad "$FAT" --arch arm64 >"$TMP/fat.sym" 2>/dev/null &&
 	head -n 1 "$TMP/fat.sym" | grep -q '^MODULE mac arm64 [0-9A-F]\{33\} fat.dylib$'
-ok $? "convert --breakpad --arch arm64: MODULE mac arm64 UUID0 fat.dylib"
+tap_result $? "convert --breakpad --arch arm64: MODULE mac arm64 UUID0 fat.dylib"
 
 # ---- hostile files: an error or an answer, never a crash.
 crashed()
@@ -221,7 +220,7 @@ for cut in 4 31 32 100 400 1000 $((size / 2)) $((size - 1)); do
 		fi
 	done
 done
-ok $bad "truncated Mach-O files: errors, no crash"
+tap_result $bad "truncated Mach-O files: errors, no crash"
 
 bad=0
 cp "$SRC" "$TMP/c"
@@ -240,13 +239,13 @@ for off in 16 20 36 40 64 72 100 $((0x$uoff)) $((0x$uoff + 4)) \
 	crashed $rc "$TMP/err" && bad=1
 	[ $bad -eq 1 ] && { echo "# corrupted at $off: rc $rc"; break; }
 done
-ok $bad "corrupted load commands and __unwind_info: no crash"
+tap_result $bad "corrupted load commands and __unwind_info: no crash"
 
 head -c 4096 /dev/urandom >"$TMP/r"
 printf '\317\372\355\376' | dd of="$TMP/r" bs=1 conv=notrunc 2>/dev/null
 "$UWIND" dump "$TMP/r" >/dev/null 2>"$TMP/err"
 rc=$?
 ! crashed $rc "$TMP/err" && [ $rc -ne 0 ]
-ok $? "random bytes behind a Mach-O magic: an error"
+tap_result $? "random bytes behind a Mach-O magic: an error"
 
-echo "1..$n"
+tap_end

@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <uwind/compact_unwind.h>
+#include <uwind/uwind.h>
 #include "../common/tap.h"
 
 /* ---- a table builder ---- */
@@ -732,7 +732,7 @@ static void test_walk_x86(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_header();
 	test_pages();
 	test_encodings();

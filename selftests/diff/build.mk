@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# Differential tests: uwind against objdump --sframe and libdw's CFI.
+# Differential tests: uwind against objdump --sframe and libdw's CFI
+# (diff.sh), and on relocatable objects against objdump, their
+# relocations and symbols, and the programs linked from them (objfile.sh).
 
 DIFF_DIR := $(O)/selftests/diff
 
@@ -8,5 +10,5 @@ $(DIFF_DIR)/dwarf_rules: selftests/diff/dwarf_rules.c selftests/common/dwarf_ops
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< -ldw -lelf
 
-ALL_TARGETS += $(DIFF_DIR)/dwarf_rules
-TESTS += sh,selftests/diff/diff.sh,$(O)
+$(call uw_test,sh selftests/diff/diff.sh $(O),,$(DIFF_DIR)/dwarf_rules $(TOOL))
+$(call uw_test,sh selftests/diff/objfile.sh $(O),san,$(TOOL))

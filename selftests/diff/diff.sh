@@ -14,11 +14,10 @@
 # usage: diff.sh [BUILD_DIR]
 set -u
 O=${1:-build}
-TOOL=$O/uwind
+. "$(dirname "$0")/../common/tap.sh"
+. "$(dirname "$0")/dumpcmp.sh"
 DR=$O/selftests/diff/dwarf_rules
 W=$O/selftests/diff/work
-SRC=selftests/diff/src
-HERE=selftests/diff
 
 mkdir -p "$W"
 : >"$W/list"
@@ -77,49 +76,10 @@ for f in $(grep -lsF '.sframe' /usr/bin/* /usr/lib/*.so* \
 done
 
 n=$(wc -l <"$W/list")
-echo "TAP version 13"
-echo "1..$((2 * n))"
-t=0
-ok()
-{
-	t=$((t + 1))
-	echo "ok $t - $*"
-}
-notok()
-{
-	t=$((t + 1))
-	echo "not ok $t - $*"
-}
-
+tap_begin $((2 * n))
 # Not a test: the system's own binaries join the list when they carry
 # SFrame (none do on Debian 12).
 echo "# $sys system binaries with .sframe in /usr/bin, /usr/lib"
-
-dump_test()
-{
-	name=$1 arch=$2 f=$3
-	objdump --sframe "$f" >"$W/$name.od" 2>"$W/$name.od.err"
-	"$TOOL" dump "$f" >"$W/$name.uw" 2>"$W/$name.uw.err"
-	rc=$?
-	awk -v src=objdump -v arch="$arch" -f "$HERE/sframe_norm.awk" \
-		"$W/$name.od" >"$W/$name.od.n"
-	awk -v src=uwind -v arch="$arch" -f "$HERE/sframe_norm.awk" \
-		"$W/$name.uw" >"$W/$name.uw.n"
-	fdes=$(grep -c '^F ' "$W/$name.od.n")
-	fres=$(grep -c '^R ' "$W/$name.od.n")
-	echo "# $name: objdump lists $fdes FDEs, $fres FREs"
-	if [ "$rc" -ne 0 ]; then
-		sed 's/^/# /' "$W/$name.uw.err" | head -5
-		notok "$name: uwind dump exits $rc"
-	elif [ "$fdes" -eq 0 ]; then
-		notok "$name: objdump shows no SFrame FDE"
-	elif cmp -s "$W/$name.od.n" "$W/$name.uw.n"; then
-		ok "$name: uwind dump = objdump --sframe ($fdes FDEs, $fres FREs)"
-	else
-		diff "$W/$name.od.n" "$W/$name.uw.n" | head -20 | sed 's/^/# /'
-		notok "$name: uwind dump differs from objdump --sframe"
-	fi
-}
 
 lookup_test()
 {
@@ -127,7 +87,7 @@ lookup_test()
 	od=objdump
 	[ "$arch" = aarch64 ] && od=aarch64-linux-gnu-objdump
 	if ! command -v "$od" >/dev/null 2>&1; then
-		ok "$name: lookup = DWARF CFI # SKIP $od not installed"
+		tap_ok "$name: lookup = DWARF CFI # SKIP $od not installed"
 		return
 	fi
 	"$od" -d --no-show-raw-insn "$f" |
@@ -139,29 +99,30 @@ lookup_test()
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		sed 's/^/# /' "$W/$name.dw.err" | head -5
-		notok "$name: dwarf_rules failed"
+		tap_not_ok "$name: dwarf_rules failed"
 		return
 	fi
-	if awk -v arch="$arch" -v name="$name" -f "$HERE/rules_cmp.awk" \
+	if awk -v arch="$arch" -v name="$name" -f "$HERE/hex.awk" -f "$HERE/rules_cmp.awk" \
 		"$W/$name.od.n" "$W/$name.sf" "$W/$name.dw"; then
-		ok "$name: uwind lookup = DWARF CFI at every instruction"
+		tap_ok "$name: uwind lookup = DWARF CFI at every instruction"
 	else
-		notok "$name: uwind lookup differs from DWARF CFI"
+		tap_not_ok "$name: uwind lookup differs from DWARF CFI"
 	fi
 }
 
 while read -r name arch f rest; do
 	case $f in
 	-)
-		ok "$name: dump = objdump # SKIP $rest"
-		ok "$name: lookup = DWARF CFI # SKIP $rest"
+		tap_ok "$name: dump = objdump # SKIP $rest"
+		tap_ok "$name: lookup = DWARF CFI # SKIP $rest"
 		continue ;;
 	!)
 		sed 's/^/# /' "$W/build.log" | tail -5
-		notok "$name: $rest"
-		notok "$name: $rest"
+		tap_not_ok "$name: $rest"
+		tap_not_ok "$name: $rest"
 		continue ;;
 	esac
-	dump_test "$name" "$arch" "$f"
+	sframe_dump_test "$W/$name" "$name" "$arch" "$f"
 	lookup_test "$name" "$arch" "$f"
 done <"$W/list"
+tap_end

@@ -4,7 +4,7 @@
 # (third file), one address per line in the same order.  The first file
 # is objdump's FDE list (sframe_norm.awk "F" tuples): an address inside
 # one of its functions must have an SFrame row, an address outside none.
-# -v arch=x86_64|aarch64 -v name=LABEL
+# -v arch=x86_64|aarch64 -v name=LABEL; needs hex.awk (-f hex.awk first)
 #
 # Where DWARF gives a rule SFrame can express, the two must agree:
 #   CFA  DWARF reg+off with reg sp (7 / 31) or fp (6 / 29): same base, off
@@ -21,14 +21,6 @@ function field(line, key,   n, i, a) {
 		if (index(a[i], key "=") == 1)
 			return substr(a[i], length(key) + 2)
 	return ""
-}
-function hex(s,   i, v) {
-	s = tolower(s)
-	sub(/^0x/, "", s)
-	v = 0
-	for (i = 1; i <= length(s); i++)
-		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return v
 }
 function in_fde(a,   i) {
 	for (i = 0; i < nfde; i++)

@@ -4,7 +4,12 @@
 #   N fdes COUNT / N fres COUNT        header counts
 #   F idx start size [m]               one per FDE ([m]: PCMASK)
 #   R idx start cfa fp ra              one per FRE, idx = its FDE
-# -v src=objdump|uwind -v arch=x86_64|aarch64
+# -v src=objdump|uwind -v arch=x86_64|aarch64 [-v rel=1]; needs hex.awk
+#
+# rel=1, for object files: FDE starts are left out ("-") and FRE starts
+# count from their FDE's start.  objdump 2.40 does not apply an object's
+# relocations (every FDE starts at 0 there), uwind does; the starts
+# themselves are checked against the relocations and symbols elsewhere.
 #
 # The one translation: objdump 2.40 prints the RA column as "u" whenever
 # an FRE carries no RA offset.  For AMD64 that is the header's fixed RA
@@ -25,7 +30,8 @@
 	next
 }
 /^ *STARTPC/ {
-	print "F", fde_idx, fde_pc, fde_size, ($1 ~ /\[m\]/ ? "m" : "-")
+	pcmask = $1 ~ /\[m\]/
+	print "F", fde_idx, rel ? "-" : fde_pc, fde_size, (pcmask ? "m" : "-")
 	next
 }
 /^    [0-9a-f]+  / && NF >= 4 {
@@ -42,5 +48,8 @@
 			ra = "lr"
 		ra = ra sfx
 	}
-	print "R", fde_idx, $1, $2, $3, ra
+	start = $1
+	if (rel && !pcmask)
+		start = sprintf("%x", hex(start) - hex(fde_pc))
+	print "R", fde_idx, start, $2, $3, ra
 }

@@ -11,12 +11,5 @@ $(EHT_DIR)/test_ehabi: selftests/ehabi/test_ehabi.c selftests/common/tap.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
-# run-tests.sh splits TESTS on white space: a one-word wrapper passes O.
-$(EHT_DIR)/run-readelf-diff: selftests/ehabi/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/ehabi/readelf-diff.sh %s\n' '$(O)' >$@
-	chmod +x $@
-
-ALL_TARGETS += $(EHT_DIR)/test_ehabi $(EHT_DIR)/run-readelf-diff
-TESTS += $(EHT_DIR)/test_ehabi $(EHT_DIR)/run-readelf-diff
-SAN_TESTS += $(EHT_DIR)/test_ehabi $(EHT_DIR)/run-readelf-diff
+$(call uw_test,$(EHT_DIR)/test_ehabi,unit san,$(EHT_DIR)/test_ehabi)
+$(call uw_test,sh selftests/ehabi/readelf-diff.sh $(O),san,$(TOOL))

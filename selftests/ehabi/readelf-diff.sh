@@ -21,6 +21,7 @@
 #
 #   sh selftests/ehabi/readelf-diff.sh [O]
 set -u
+. "$(dirname "$0")/../common/tap.sh"
 
 O=${1:-build}
 TOOL=$O/uwind
@@ -31,18 +32,12 @@ CC=arm-linux-gnueabihf-gcc
 READELF=arm-linux-gnueabihf-readelf
 OBJCOPY=arm-linux-gnueabihf-objcopy
 
-n=0
-fails=0
-out() { n=$((n + 1)); echo "$1 $n - $2"; }
-pass() { out ok "$1"; }
-fail() { out "not ok" "$1"; fails=$((fails + 1)); }
-skip() { out ok "$1 # SKIP $2"; }
 
-echo "TAP version 13"
+tap_begin
 if ! command -v $CC >/dev/null || ! command -v $READELF >/dev/null ||
    [ ! -x "$TOOL" ]; then
-	skip "readelf differential" "no $CC, $READELF or $TOOL"
-	echo "1..$n"
+	tap_skip "readelf differential" "no $CC, $READELF or $TOOL"
+	tap_end
 	exit 0
 fi
 rm -rf "$W"
@@ -60,7 +55,7 @@ for fl in $FLAVOURS; do
 	       2>"$W/prog-$name.err"; then
 		files="$files $W/prog-$name"
 	else
-		fail "build prog-$name ($flags)"
+		tap_not_ok "build prog-$name ($flags)"
 		sed 's/^/# /' "$W/prog-$name.err"
 	fi
 done
@@ -68,7 +63,7 @@ for lib in libc.so.6 libm.so.6 libstdc++.so.6; do
 	if [ -f "$LIBDIR/$lib" ]; then
 		files="$files $LIBDIR/$lib"
 	else
-		skip "$lib" "$LIBDIR/$lib not installed"
+		tap_skip "$lib" "$LIBDIR/$lib not installed"
 	fi
 done
 
@@ -106,16 +101,16 @@ for f in $files; do
 	if [ "$cnt" -eq 0 ] && grep -q "no unwind sections" "$b.ru"; then
 		# readelf finds no table: uwind must say the same.
 		if [ ! -s "$b.un" ] && grep -q "no .ARM.exidx" "$b.uerr"; then
-			pass "$name: no unwind tables, for readelf and uwind"
+			tap_ok "$name: no unwind tables, for readelf and uwind"
 		else
-			fail "$name: readelf finds no unwind table, uwind dump does"
+			tap_not_ok "$name: readelf finds no unwind table, uwind dump does"
 		fi
 		continue
 	fi
 	if [ "$rc" -eq 0 ] && cmp -s "$b.rn" "$b.un"; then
-		pass "$name: dump equals readelf -u ($cnt entries, $ops opcode bytes)"
+		tap_ok "$name: dump equals readelf -u ($cnt entries, $ops opcode bytes)"
 	else
-		fail "$name: dump differs from readelf -u (rc $rc)"
+		tap_not_ok "$name: dump differs from readelf -u (rc $rc)"
 		diff "$b.rn" "$b.un" | head -10 | sed 's/^/# /'
 	fi
 	total_entries=$((total_entries + cnt))
@@ -151,11 +146,10 @@ for f in $files; do
 	total_queries=$(($total_queries + $2))
 	total_skipped=$(($total_skipped + $3))
 	if [ "$4" -eq 0 ] && [ "$2" -gt 0 ]; then
-		pass "$name: lookup gives the rule readelf's opcodes imply ($2 queries, $3 skipped)"
+		tap_ok "$name: lookup gives the rule readelf's opcodes imply ($2 queries, $3 skipped)"
 	else
-		fail "$name: lookup: $4 of $2 queries differ"
+		tap_not_ok "$name: lookup: $4 of $2 queries differ"
 	fi
 done
 echo "# $total_entries entries compared, $total_queries lookups checked, $total_skipped skipped"
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

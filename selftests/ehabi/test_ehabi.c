@@ -815,14 +815,31 @@ static void test_entries(void)
 		ok(!err && e.fn_start == 0x80000006u,
 		   "prel31 0x3fffffff is +2^30-1 (Thumb bit cleared) (%s)", bo);
 
-		/* a prel31 that would lead below address 0 */
+		/*
+		 * A prel31 leading below address 0 wraps at 32 bits, as
+		 * ARM addresses do: 0x10 - 0x100 is 0xffffff10.  (It was
+		 * EOVERFLOW before issue 12.)
+		 */
 		img_start(m, 0x10, 0x60000, be);
 		m->x[0] = 0x7fffff00;
 		m->x[1] = UW_EHABI_CANTUNWIND;
 		m->nx = 2;
 		err = img_init(m);
 		err = err ? err : uw_ehabi_entry(&m->eh, 0, &e);
-		ok(err == UW_EOVERFLOW, "prel31 below 0: EOVERFLOW (%d)", err);
+		ok(!err && e.fn_start == 0xffffff10u,
+		   "prel31 below 0 wraps at 32 bits: 0xffffff10 (%d, %#llx)",
+		   err, (unsigned long long)e.fn_start);
+
+		/* ... and past the top of memory: 0xfffffff0 + 0x100 is 0xf0. */
+		img_start(m, 0xfffffff0u, 0x60000, be);
+		m->x[0] = 0x100;
+		m->x[1] = UW_EHABI_CANTUNWIND;
+		m->nx = 2;
+		err = img_init(m);
+		err = err ? err : uw_ehabi_entry(&m->eh, 0, &e);
+		ok(!err && e.fn_start == 0xf0,
+		   "prel31 past 4 GiB wraps at 32 bits: 0xf0 (%d, %#llx)",
+		   err, (unsigned long long)e.fn_start);
 
 		/* PR1 with 2 extra words, extab below exidx (negative) */
 		img_start(m, 0x50000, 0x40000, be);
@@ -1207,7 +1224,7 @@ static void test_walk(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_android();
 	test_extraction();
 	test_vsp_ops();

@@ -5,15 +5,6 @@
 # stack per public function (see check.sh).  Not a sanitizer test: it
 # compiles the core itself, so it stays out of SAN_TESTS.
 
-FS_DIR := $(O)/selftests/freestanding
-
-# run-tests.sh word-splits TESTS, so the command is a one-word wrapper.
-$(FS_DIR)/check: selftests/freestanding/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/freestanding/check.sh %s\n' '$(O)' >$@
-	chmod +x $@
-
 ifeq ($(SAN),)
-ALL_TARGETS += $(FS_DIR)/check
-TESTS += $(FS_DIR)/check
+$(call uw_test,sh selftests/freestanding/check.sh $(O))
 endif

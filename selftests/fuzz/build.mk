@@ -4,7 +4,7 @@
 # iteration, walk; seeds generated here from real tables plus seeds/
 # *.hex), the ARM decoders, Apple compact unwind and Breakpad symbol
 # files (seeds from the Mach-O test files and the .sym files the tool
-# writes), with their short runs in `make check` (30, 20, 20, 20 s).
+# writes), with their short runs in `make check` (30, 30, 20, 20 s).
 # `make fuzz FUZZ_TIME=S` runs every target S seconds (default 60) and
 # prints one line each: FUZZ name execs=N cov=N findings=N.  The targets
 # are sanitized already, so the SAN=1 build leaves them out.
@@ -22,21 +22,18 @@ $(FUZZ_DIR)/lib/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
+$(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
+		selftests/common/check.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
 # The ARM decoders (EHABI, Chrome) and the ARM walk: no seed corpus.
 FUZZ_ARM_BIN := $(FUZZ_DIR)/fuzz_arm
 
-$(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS)
+$(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
+		selftests/common/check.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
-
-$(FUZZ_DIR)/run-arm: selftests/fuzz/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/fuzz/run.sh %s fuzz_arm 20\n' '$(FUZZ_DIR)' >$@
-	chmod +x $@
 
 # Apple compact unwind and Breakpad: seeded from the Mach-O test files
 # (selftests/compact) and the chain programs (selftests/stack).
@@ -58,12 +55,6 @@ $(FUZZ_FMT_CORPUS): selftests/fuzz/mkcorpus-fmt.sh $(TOOL) $(CU_DYLIBS) \
 		$(O)/selftests/stack
 	@touch $@
 
-$(FUZZ_DIR)/run-%: selftests/fuzz/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/fuzz/run.sh %s fuzz_%s 20\n' \
-		'$(FUZZ_DIR)' '$*' >$@
-	chmod +x $@
-
 $(FUZZ_DIR)/mkseed: selftests/fuzz/mkseed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
@@ -73,18 +64,11 @@ $(FUZZ_CORPUS): selftests/fuzz/mkcorpus.sh selftests/fuzz/seedprog.c \
 	sh selftests/fuzz/mkcorpus.sh $(FUZZ_DIR)/corpus $(FUZZ_DIR)/mkseed
 	@touch $@
 
-# run-tests.sh word-splits TESTS, so the command is a one-word wrapper.
-$(FUZZ_DIR)/run: selftests/fuzz/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/fuzz/run.sh %s\n' '$(FUZZ_DIR)' >$@
-	chmod +x $@
-
 ifeq ($(SAN),)
-ALL_TARGETS += $(FUZZ_BIN) $(FUZZ_CORPUS) $(FUZZ_DIR)/run
-ALL_TARGETS += $(FUZZ_ARM_BIN) $(FUZZ_DIR)/run-arm
-ALL_TARGETS += $(FUZZ_FMT_BINS) $(FUZZ_FMT_CORPUS) \
-	$(FUZZ_FMT:%=$(FUZZ_DIR)/run-%)
-TESTS += $(FUZZ_DIR)/run $(FUZZ_DIR)/run-arm $(FUZZ_FMT:%=$(FUZZ_DIR)/run-%)
+$(call uw_test,sh selftests/fuzz/run.sh $(FUZZ_DIR),,$(FUZZ_BIN) $(FUZZ_CORPUS))
+$(call uw_test,sh selftests/fuzz/run.sh $(FUZZ_DIR) fuzz_arm,,$(FUZZ_ARM_BIN))
+$(foreach f,$(FUZZ_FMT),$(call uw_test,sh selftests/fuzz/run.sh $(FUZZ_DIR) \
+	fuzz_$(f) 20,,$(FUZZ_DIR)/fuzz_$(f) $(FUZZ_FMT_CORPUS)))
 endif
 
 # Every target FUZZ_TIME seconds; its summary line, and a failing exit

@@ -8,11 +8,16 @@
  * seeds), then the exidx bytes, the extab or Chrome blob, and the rest
  * as a stack image.  Each table is copied into a buffer of exactly its
  * size so ASan sees any over-read; the accessor fails outside the image.
+ *
+ * The whole-table checks (uw_ehabi_check, uw_chrome_check) must give the
+ * same verdict in chunks as in one call, and a table they accept must
+ * never fail a lookup or an opcode run with a format error.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uwind/uwind.h>
+#include "../common/check.h"
 
 #define CHECK(c) do { if (!(c)) { __builtin_trap(); } } while (0)
 
@@ -46,6 +51,23 @@ static void *dup(const uint8_t *p, size_t n)
 	return q;
 }
 
+/*
+ * A whole-table check in one call and in chunks of limit units: the
+ * same verdict at the same entry.  True when the table passed.
+ */
+static bool check_table(uwt_check_fn fn, const void *t, uint32_t limit)
+{
+	unsigned int calls;
+	uint32_t item;
+	bool same;
+	int one;
+
+	one = uwt_check_twice(fn, t, limit, &item, &same, &calls);
+	CHECK(one == UW_CHECK_DONE || (one < 0 && one >= UW_ERR_MIN));
+	CHECK(same);
+	return one == UW_CHECK_DONE;
+}
+
 static void regs_init(struct uw_regs *r, const uint8_t *h, uint64_t base,
 		      size_t stack_size, uint64_t text)
 {
@@ -60,7 +82,7 @@ static void regs_init(struct uw_regs *r, const uint8_t *h, uint64_t base,
 }
 
 static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
-		      const struct uw_regs *seed)
+		      const struct uw_regs *seed, bool checked)
 {
 	struct uw_ehabi_entry e;
 	struct uw_regs r;
@@ -69,7 +91,9 @@ static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
 	int n, err;
 
 	for (i = 0; i < eh->count && i < 64; i++) {
-		if (uw_ehabi_entry(eh, i, &e))
+		err = uw_ehabi_entry(eh, i, &e);
+		CHECK(!checked || !err);
+		if (err)
 			continue;
 		CHECK(e.kind <= UW_EHABI_KIND_GENERIC);
 		/* Every opcode byte stream ends: at most 3 + 255 * 4 bytes. */
@@ -80,13 +104,18 @@ static void ehabi_api(const struct uw_ehabi *eh, const struct uw_walk_cfg *cfg,
 		r = *seed;
 		err = uw_ehabi_exec(eh, &e.ops, cfg, &r);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
+		CHECK(!checked || !uwt_format_error(err));
 		if (!err)
 			CHECK((r.valid >> UW_ARM_PC) & 1);
+	}
+	for (i = 0; checked && i < 64; i++) {
+		err = uw_ehabi_find(eh, cfg->mods->start + 0x101 * i, &e);
+		CHECK(err == 0 || err == UW_ENOENT);
 	}
 }
 
 static void chrome_api(const struct uw_chrome *ct, const struct uw_walk_cfg *cfg,
-		       const struct uw_regs *seed, uint64_t text)
+		       const struct uw_regs *seed, uint64_t text, bool checked)
 {
 	struct uw_chrome_loc loc;
 	struct uw_regs r;
@@ -94,13 +123,16 @@ static void chrome_api(const struct uw_chrome *ct, const struct uw_walk_cfg *cfg
 	int err;
 
 	for (pc = text; pc < text + 0x40000; pc += 0x1f3) {
-		if (uw_chrome_find(ct, pc, &loc))
+		err = uw_chrome_find(ct, pc, &loc);
+		CHECK(!checked || err == 0 || err == UW_ENOENT);
+		if (err)
 			continue;
 		CHECK(loc.fn_start <= (pc & ~(uint64_t)1));
 		CHECK(loc.insn < ct->insn_size);
 		r = *seed;
 		err = uw_chrome_exec(ct, &loc, cfg, &r);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
+		CHECK(!checked || !uwt_format_error(err));
 	}
 }
 
@@ -169,11 +201,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The blob is the first part; the text starts at text. */
 		if (!uw_chrome_init(&ct, &a, text, be)) {
 			mod.chrome = &ct;
-			chrome_api(&ct, &cfg, &regs, text);
+			chrome_api(&ct, &cfg, &regs, text,
+				   check_table(uwt_chrome_check, &ct, 1 + h[20] % 16));
 		}
 	} else if (!uw_ehabi_init(&eh, &a, &b, be)) {
 		mod.ehabi = &eh;
-		ehabi_api(&eh, &cfg, &regs);
+		ehabi_api(&eh, &cfg, &regs,
+			  check_table(uwt_ehabi_check, &eh, 1 + h[20] % 16));
 	}
 
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[16] % 32, &res);

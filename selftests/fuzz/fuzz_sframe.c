@@ -12,12 +12,14 @@
  * through the memory accessor, which fails outside it.
  *
  * Besides "no crash, no sanitizer report, no hang", the target checks
- * properties that hold for any table: a found row covers the pc, FRE
- * offsets only move forward, rows carry sane rule kinds, a walk returns
- * at most the frames asked for and a consistent result.  Each lookup is
- * also checked against an oracle that works the answer out from the
- * element decoders with a linear scan (oracle_find).  A violation
- * aborts, which libFuzzer reports as a crash.
+ * properties that hold for any table: the whole-table check
+ * (uw_sframe_check) gives the same verdict in chunks of any size as in
+ * one call, and a table it accepts never fails a lookup with a format
+ * error; a found row covers the pc and carries sane rule kinds; a walk
+ * returns at most the frames asked for and a consistent result.  Each
+ * lookup is also checked against an oracle that works the answer out
+ * from the element decoders with a linear scan (oracle_find).  A
+ * violation aborts, which libFuzzer reports as a crash.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +29,7 @@
 
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+#include "../common/check.h"
 
 #define HDR_SIZE	32
 #define STACK_BASE	0x7ffff0000000ull
@@ -181,6 +184,9 @@ static bool rule_eq(const struct uw_rule *a, const struct uw_rule *b)
 	return a->kind == b->kind && a->reg == b->reg && a->off == b->off;
 }
 
+/* The table passed uw_sframe_check(): lookups give no format error. */
+static bool g_checked;
+
 static void lookup(const struct uw_sframe *sf, uint64_t pc)
 {
 	struct uw_row row, want;
@@ -188,6 +194,8 @@ static void lookup(const struct uw_sframe *sf, uint64_t pc)
 
 	err = uw_sframe_find(sf, pc, &row);
 	CHECK(err <= 0 && err >= UW_ERR_MIN);
+	if (g_checked)
+		CHECK(err == 0 || err == UW_ENOENT);
 	if (!err)
 		check_row(&row, pc);
 
@@ -207,50 +215,44 @@ static void lookup(const struct uw_sframe *sf, uint64_t pc)
 	CHECK(rule_eq(&row.fp, &want.fp));
 }
 
-/* Every FDE and FRE in table order; lookups at each function's edges. */
-static void iterate(const struct uw_sframe *sf)
+/*
+ * The whole-table check, in one call and in chunks of limit entries:
+ * the same verdict at the same FDE.  True when the table passed.
+ */
+static bool check_table(const struct uw_sframe *sf, uint32_t limit)
+{
+	unsigned int calls;
+	uint32_t item;
+	bool same;
+	int one;
+
+	one = uwt_check_twice(uwt_sframe_check, sf, limit, &item, &same,
+			      &calls);
+	CHECK(one == UW_CHECK_DONE || (one < 0 && one >= UW_ERR_MIN));
+	CHECK(same);
+	return one == UW_CHECK_DONE;
+}
+
+/* Lookups at the edges of the first functions. */
+static void edges(const struct uw_sframe *sf)
 {
 	struct uw_sframe_fde fde;
-	struct uw_sframe_fre fre;
-	struct uw_row row;
-	uint32_t i, j, off, prev;
-	unsigned int steps = 0;
+	uint32_t i;
 	int err;
 
-	for (i = 0; i < sf->num_fdes && steps < MAX_FRE_STEPS; i++) {
+	for (i = 0; i < sf->num_fdes && i < 64; i++) {
 		err = uw_sframe_fde(sf, i, &fde);
 		CHECK(err <= 0 && err >= UW_ERR_MIN);
+		if (g_checked)
+			CHECK(!err);
 		if (err)
 			continue;
 		CHECK(fde.fre_type <= UW_SFRAME_FRE_ADDR4);
 		CHECK(fde.pc_type != UW_SFRAME_PC_MASK || fde.rep_size);
-		off = fde.fre_off;
-		for (j = 0; j < fde.num_fres && steps < MAX_FRE_STEPS; j++) {
-			steps++;
-			prev = off;
-			err = uw_sframe_fre(sf, &fde, &off, &fre);
-			CHECK(err <= 0 && err >= UW_ERR_MIN);
-			if (err)
-				break;
-			CHECK(off > prev && off <= sf->fre_len);
-			CHECK(fre.next == off);
-			CHECK(fre.nwords <= UW_SFRAME_MAX_WORDS);
-			CHECK(fre.word_size == 1 || fre.word_size == 2 ||
-			      fre.word_size == 4);
-			err = uw_sframe_row(sf, &fde, &fre, &row);
-			CHECK(err <= 0 && err >= UW_ERR_MIN);
-			if (!err) {
-				check_rule(&row.cfa);
-				check_rule(&row.ra);
-				check_rule(&row.fp);
-			}
-		}
-		if (i < 64) {
-			lookup(sf, fde.func_start);
-			lookup(sf, fde.func_start + fde.func_size / 2);
-			lookup(sf, fde.func_start + fde.func_size - 1);
-			lookup(sf, fde.func_start + fde.func_size);
-		}
+		lookup(sf, fde.func_start);
+		lookup(sf, fde.func_start + fde.func_size / 2);
+		lookup(sf, fde.func_start + fde.func_size - 1);
+		lookup(sf, fde.func_start + fde.func_size);
 	}
 }
 
@@ -396,13 +398,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!err) {
 		CHECK(sf.fde_start <= sec.size && sf.fre_start <= sec.size);
 		CHECK((uint64_t)sf.fre_start + sf.fre_len <= sec.size);
-		iterate(&sf);
+		g_checked = check_table(&sf, 1 + (h.fp_off >> 12));
+		edges(&sf);
 		lookup(&sf, (uint32_t)(h.sec_addr + h.pc_off));
 		lookup(&sf, h.lr);
 		lookup(&sf, 0);
 		lookup(&sf, UINT64_MAX);
 	}
 	walk(&h, err ? NULL : &sf, &im);
+	g_checked = false;
 	free(buf);
 	return 0;
 }

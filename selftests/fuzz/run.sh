@@ -13,6 +13,7 @@
 # and their corpora from make: corpus/ for fuzz_sframe, corpus-TARGET/
 # for the others; a target without one starts from nothing)
 set -u
+. "$(dirname "$0")/../common/tap.sh"
 
 dir=${1:-build/selftests/fuzz}
 name=${2:-fuzz_sframe}
@@ -30,12 +31,11 @@ fuzz_compact|fuzz_breakpad) maxlen=65536 ;;
 *) maxlen=4096 ;;
 esac
 
-echo "TAP version 13"
-echo "1..2"
+tap_begin 2
 
 if [ ! -x "$bin" ] || { [ -n "$corpus" ] && [ ! -d "$corpus" ]; }; then
-	echo "not ok 1 - $name replays the seed corpus # $bin or corpus missing (make build-all)"
-	echo "not ok 2 - $name ${time}s without findings # not built"
+	tap_not_ok "$name replays the seed corpus # $bin or corpus missing (make build-all)"
+	tap_not_ok "$name ${time}s without findings # not built"
 	exit 0
 fi
 
@@ -71,10 +71,10 @@ nseeds=$(ls "$work" | wc -l)
 # shellcheck disable=SC2046
 if "$bin" -artifact_prefix="$art" $(ls "$work"/* | sort) >"$log" 2>&1 &&
 	[ "$nseeds" -gt 0 ]; then
-	echo "ok 1 - $name replays $nseeds seeds cleanly"
+	tap_ok "$name replays $nseeds seeds cleanly"
 else
 	report
-	echo "not ok 1 - $name replays $nseeds seeds cleanly"
+	tap_not_ok "$name replays $nseeds seeds cleanly"
 fi
 
 # 2: fuzz
@@ -92,8 +92,9 @@ echo "# FUZZ $name execs=${execs:-0} cov=${cov:-0} findings=$findings"
 if [ "$findings" -eq 0 ]; then
 	grep -E '^stat::(number_of_executed_units|new_units_added)|cov:' "$log" |
 		tail -3 | sed 's/^/# /'
-	echo "ok 2 - $name ${time}s from $nseeds seeds without findings"
+	tap_ok "$name ${time}s from $nseeds seeds without findings"
 else
 	report
-	echo "not ok 2 - $name ${time}s from $nseeds seeds without findings"
+	tap_not_ok "$name ${time}s from $nseeds seeds without findings"
 fi
+tap_end

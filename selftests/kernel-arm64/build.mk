@@ -58,12 +58,11 @@ $(KA_OUT)/leaf-t32: selftests/kernel/leaf.c
 KA_PROGS := $(KA_OUT)/leaf-fp $(KA_OUT)/leaf-sf $(KA_OUT)/leaf-t32
 kernel-arm64-progs: $(KA_PROGS)
 
-KA_TEST := sh,selftests/kernel-arm64/kernel-arm64.sh,$(O)
+KA_TEST := sh selftests/kernel-arm64/kernel-arm64.sh $(O)
 
 kernel-arm64-tests: $(KA_HELLO) $(KA_PROGS)
-	@sh scripts/run-tests.sh $(KA_TEST)
+	@sh scripts/run-tests.sh "$(KA_TEST)"
 
-ALL_TARGETS += $(KA_HELLO) $(KA_PROGS)
-TESTS += $(KA_TEST)
+$(call uw_test,$(KA_TEST),,$(KA_HELLO) $(KA_PROGS))
 
 endif

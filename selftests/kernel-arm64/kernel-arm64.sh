@@ -14,19 +14,20 @@ O=${1:-${O:-build}}
 export O
 ka=$O/selftests/kernel-arm64
 ko=$O/kernel/arm64/uwhello/uwhello.ko
+. "$top/selftests/common/tap.sh"
 . "$top/selftests/kernel/host-lib.sh"
 
-echo "TAP version 13"
+tap_begin
 missing=""
 for f in "$ko" "$ka/leaf-fp" "$ka/leaf-sf" "$ka/leaf-t32"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
 check $? "test module and guest programs are built${missing:+ (missing:$missing)}"
-[ -z "$missing" ] || { echo "1..$n"; exit 1; }
+[ -z "$missing" ] || { tap_end; exit 1; }
 
 # The module: AArch64, for the extracted kernel's release.
-. "$top/scripts/kernel-env-arm64.sh" || { echo "1..$n"; exit 1; }
+. "$top/scripts/kernel-env-arm64.sh" || { tap_end; exit 1; }
 vm=$(modinfo -F vermagic "$ko" 2>/dev/null)
 case $vm in
 "$UWIND_KVER "*aarch64*) r=0 ;;
@@ -75,4 +76,4 @@ log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n kernel-arm64 \
 	"$ko" "$ka/leaf-fp" "$ka/leaf-sf" "$ka/leaf-t32")
 rc=$?
 guest_results "${log:-$O/kernel/arm64/kernel-arm64.serial.log}" "$rc"
-echo "1..$n"
+tap_end

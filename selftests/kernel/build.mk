@@ -113,13 +113,11 @@ KT_PROGS := $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 
 kernel-progs: $(KT_PROGS)
 
-KT_TEST := sh,selftests/kernel/kernel.sh,$(O)
+KT_TEST := sh selftests/kernel/kernel.sh $(O)
 
 kernel-tests: $(KMOD) $(KT_PROGS)
-	@sh scripts/run-tests.sh $(KT_TEST)
+	@sh scripts/run-tests.sh "$(KT_TEST)"
 
-ALL_TARGETS += $(KMOD) $(KT_PROGS)
-# One word: run-tests.sh turns the commas into spaces.
-TESTS += $(KT_TEST)
+$(call uw_test,$(KT_TEST),,$(KMOD) $(KT_PROGS))
 
 endif

@@ -1,19 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # Helpers for the host side of the QEMU kernel tests (selftests/kernel/
-# kernel.sh, selftests/kernel-arm64/kernel-arm64.sh), sourced: numbered
-# TAP lines, and the guest's results read back from its serial log.
-
-n=0
+# kernel.sh, selftests/kernel-arm64/kernel-arm64.sh), sourced after
+# selftests/common/tap.sh: numbered TAP lines, and the guest's results
+# read back from its serial log.
 
 # tap ok|"not ok" DESCRIPTION: the next numbered TAP line.
 tap()
 {
-	n=$((n + 1))
-	echo "$1 $n - $2"
+	if [ "$1" = ok ]; then
+		tap_ok "$2"
+	else
+		tap_not_ok "$2"
+	fi
 }
 
-check() { if [ "$1" -eq 0 ]; then tap ok "$2"; else tap "not ok" "$2"; fi; }
+check() { tap_result "$@"; }
 
 # guest_results LOG STATUS: the guest's "UWTAP:" lines from its serial
 # LOG, numbered, and its "# " diagnostics as they are; then two checks of

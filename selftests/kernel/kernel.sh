@@ -15,14 +15,15 @@ O=${1:-${O:-build}}
 export O
 kt=$O/selftests/kernel
 ko=$O/kernel/mod/uwind.ko
+. "$top/selftests/common/tap.sh"
 . "$top/selftests/kernel/host-lib.sh"
 
-echo "TAP version 13"
+tap_begin
 
 if [ "$(uname -m)" != x86_64 ]; then
-	echo "1..1"
-	echo "ok 1 - kernel tests # SKIP host is not x86-64"
-	exit 0
+	tap_skip "kernel tests" "host is not x86-64"
+	tap_end
+	exit
 fi
 missing=""
 for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
@@ -33,7 +34,7 @@ for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
 done
 [ -z "$missing" ]
 check $? "module and guest programs are built${missing:+ (missing:$missing)}"
-[ -z "$missing" ] || { echo "1..$n"; exit 1; }
+[ -z "$missing" ] || { tap_end; exit 1; }
 
 # The fixtures themselves: SFrame (a PT_GNU_SFRAME segment) exactly where
 # the tests expect it, and no frame pointer setup in the leaf of leaf-sf.
@@ -56,4 +57,4 @@ log=$(sh "$top/scripts/kernel-guest.sh" -n kernel-tests \
 	-t "$top/selftests/kernel/guest-tests.sh")
 rc=$?
 guest_results "${log:-$O/kernel/kernel-tests.serial.log}" "$rc"
-echo "1..$n"
+tap_end

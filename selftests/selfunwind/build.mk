@@ -3,14 +3,14 @@
 # Self-unwinding programs: a known call chain that captures its registers
 # and walks its own stack with the core over its own PT_GNU_SFRAME table.
 # x86-64 runs natively; AArch64 is linked statically and runs under
-# qemu-aarch64.  fpmid.c is built without --gsframe and with frame
-# pointers, so the walker must cross that one frame by the fallback.
+# qemu-aarch64.  The chain is selftests/common/chain.h; its fpmid.c is
+# built without --gsframe and with frame pointers, so the walker must
+# cross that one frame by the fallback.
 
 SW_SRC := selftests/selfunwind
 SW_OUT := $(O)/selftests/selfunwind
 SW_X86 := $(SW_OUT)/selfunwind-x86_64
 SW_A64 := $(SW_OUT)/selfunwind-aarch64
-SW_A64_RUN := $(SW_OUT)/selfunwind-aarch64.sh
 SW_A64_CC ?= aarch64-linux-gnu-gcc
 SW_QEMU ?= qemu-aarch64
 
@@ -27,11 +27,12 @@ SW_A64_LIB_CFLAGS := $(call SW_NOSAN,$(LIB_CFLAGS))
 SW_A64_LIB_OBJS := $(LIB_SRCS:lib/%.c=$(SW_OUT)/aarch64/lib/%.o)
 
 # x86-64: HOST_CFLAGS, so the ASan build (SAN=1) sanitizes it too.
-$(SW_OUT)/x86_64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h $(LIB_HDRS)
+$(SW_OUT)/x86_64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h \
+		selftests/common/chain.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SW_SF_FLAGS) -c $< -o $@
 
-$(SW_OUT)/x86_64/fpmid.o: $(SW_SRC)/fpmid.c
+$(SW_OUT)/x86_64/fpmid.o: selftests/common/fpmid.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SW_FP_FLAGS) -c $< -o $@
 
@@ -43,31 +44,19 @@ $(SW_OUT)/aarch64/lib/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_LIB_CFLAGS) -c $< -o $@
 
-$(SW_OUT)/aarch64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h $(LIB_HDRS)
+$(SW_OUT)/aarch64/selfunwind.o: $(SW_SRC)/selfunwind.c selftests/common/selfproc.h \
+		selftests/common/chain.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_CFLAGS) $(SW_SF_FLAGS) -c $< -o $@
 
-$(SW_OUT)/aarch64/fpmid.o: $(SW_SRC)/fpmid.c
+$(SW_OUT)/aarch64/fpmid.o: selftests/common/fpmid.c
 	@mkdir -p $(dir $@)
 	$(SW_A64_CC) $(SW_A64_CFLAGS) $(SW_FP_FLAGS) -c $< -o $@
 
 $(SW_A64): $(SW_OUT)/aarch64/selfunwind.o $(SW_OUT)/aarch64/fpmid.o $(SW_A64_LIB_OBJS)
 	$(SW_A64_CC) -static -o $@ $^
 
-# TESTS is a list of one-word commands: the AArch64 run gets a wrapper.
-$(SW_A64_RUN): $(SW_SRC)/build.mk
-	@mkdir -p $(dir $@)
-	@{ echo '#!/bin/sh'; \
-	  echo '# SPDX-License-Identifier: GPL-2.0-only OR MIT'; \
-	  echo 'command -v $(SW_QEMU) >/dev/null 2>&1 || { echo "TAP version 13";' \
-	       'echo "1..1"; echo "ok 1 - aarch64 # SKIP no $(SW_QEMU)"; exit 0; }'; \
-	  echo 'exec $(SW_QEMU) $(abspath $(SW_A64)) "$$@"'; } >$@
-	@chmod +x $@
-
-ALL_TARGETS += $(SW_X86)
-TESTS += $(SW_X86)
-SAN_TESTS += $(SW_X86)
+$(call uw_test,$(SW_X86),san,$(SW_X86))
 ifeq ($(SAN),)
-ALL_TARGETS += $(SW_A64) $(SW_A64_RUN)
-TESTS += $(SW_A64_RUN)
+$(call uw_test,sh selftests/common/qemu-user.sh $(SW_QEMU) aarch64 $(SW_A64),,$(SW_A64))
 endif

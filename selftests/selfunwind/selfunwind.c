@@ -5,17 +5,18 @@
  * using the program's own SFrame table (PT_GNU_SFRAME).  Built for x86-64
  * (run natively) and AArch64 (run under qemu-aarch64).
  *
- * The chain: main -> sw_big_frame (a 50000-byte local array) -> sw_alloca
- * -> [sw_fp_mid, separate object without SFrame, frame pointers]
- * -> sw_recurse x3 -> sw_dispatch -(function pointer)-> leaf.
+ * The chain (selftests/common/chain.h): main -> chain_big_frame (a
+ * 50000-byte local array) -> chain_alloca -> [chain_fp_mid, fpmid.c:
+ * no SFrame, frame pointers] -> chain_recurse x3 -> chain_dispatch
+ * -(function pointer)-> leaf.
  *
  * Scenarios:
  *  plain   registers captured by inline asm in a frameless leaf (on
  *          AArch64 the return address is still in x30); the leaf also
  *          copies the live stack, and the walk reads that snapshot.
- *  fp-mid  the same with sw_fp_mid in the chain: that one frame must be
+ *  fp-mid  the same with chain_fp_mid in the chain: that one frame must be
  *          crossed by the frame-pointer fallback, the rest by SFrame.
- *          Its caller is sw_alloca on purpose: on AArch64 a frame record
+ *          Its caller is chain_alloca on purpose: on AArch64 a frame record
  *          does not tell where the caller's sp was (the fallback can only
  *          say fp + 16), so only a caller whose CFA is frame-pointer
  *          based, as alloca forces, can be resumed exactly with SFrame.
@@ -44,6 +45,8 @@
 #include <uwind/sframe.h>
 
 #include "../common/selfproc.h"
+#include "../common/chain.h"
+#include "../common/tap.h"
 
 #if defined(__x86_64__)
 #define SW_ARCH		UW_ARCH_X86_64
@@ -59,24 +62,14 @@
 #define PT_GNU_SFRAME	0x6474e554
 #endif
 
-#define NOINL		__attribute__((noinline, noclone))
+#define NOINL		CHAIN_NOINL
 #define NOSAN		__attribute__((no_sanitize_address, no_sanitize_undefined))
-/* Keep a value live in a register across a point: no folding, no tail call. */
-#define OPAQUE(v)	__asm__ volatile("" : "+r"(v) : : "memory")
+#define OPAQUE(v)	CHAIN_OPAQUE(v)
 
-#define RECURSE_LEVELS	3	/* sw_recurse frames on the stack */
-#define BIG_FRAME	50000	/* needs 4-byte SFrame offsets */
 #define MAX_FRAMES	64
-
-long sw_recurse(int n, long x);
-long sw_fp_mid(int n, long x);	/* fpmid.c: no SFrame, frame pointers */
 
 /* ---- state shared by the chain, the handler and the checks ---- */
 
-static long (*volatile g_end)(long);	/* what sw_dispatch calls */
-static volatile int g_via_fp_mid;
-static volatile int g_alloca_len = 200;
-static volatile long g_end_arg;		/* what it passes */
 #define BAD_ADDR	16			/* unmapped: sw_fault's target */
 static volatile long g_pid, g_tid;
 
@@ -127,7 +120,6 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 			      UW_AARCH64_SP];
 
 	memset(out, 0, sizeof(*out));
-	memset(&cfg, 0, sizeof(cfg));
 	out->maps_err = sp_load_maps(&g_mem);
 	g_mem.snap = snap;
 	g_mem.snap_lo = snap_lo;
@@ -139,14 +131,8 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 	if (snap && snap_lo + snap_len < out->stack_hi)
 		out->stack_hi = snap_lo + snap_len;
 
-	cfg.arch = SW_ARCH;
-	cfg.big_endian = false;
-	cfg.mods = &g_mod;
-	cfg.nmods = 1;
-	cfg.mem.read = sp_mem_read;
-	cfg.mem.ctx = &g_mem;
-	cfg.stack_lo = out->stack_lo;
-	cfg.stack_hi = out->stack_hi;
+	chain_walk_cfg(&cfg, SW_ARCH, &g_mod, sp_mem_read, &g_mem,
+		       out->stack_lo, out->stack_hi);
 	/* User addresses are below 2^48: the rest of a signed RA is PAC. */
 	cfg.pac_mask = SW_ARCH == UW_ARCH_AARCH64 ? 0xffff000000000000ull : 0;
 	cfg.max_depth = MAX_FRAMES;
@@ -249,53 +235,6 @@ NOSAN NOINL long sw_kill(long x)
 	return x + ret;
 }
 
-NOINL long sw_dispatch(long x)
-{
-	long r = g_end(g_end_arg);	/* through a function pointer */
-
-	OPAQUE(r);
-	return r + x;
-}
-
-NOINL long sw_recurse(int n, long x)
-{
-	long r;
-
-	if (n > 1)
-		r = sw_recurse(n - 1, x + n);
-	else
-		r = sw_dispatch(x);
-	OPAQUE(r);
-	return r + n;
-}
-
-NOINL long sw_alloca(int n, long x)
-{
-	volatile char *p = __builtin_alloca((size_t)g_alloca_len);
-	long r;
-
-	p[0] = (char)x;
-	p[g_alloca_len - 1] = 1;
-	if (g_via_fp_mid)
-		r = sw_fp_mid(n, x);
-	else
-		r = sw_recurse(n, x);
-	OPAQUE(r);
-	return r + p[0] + p[g_alloca_len - 1];
-}
-
-NOINL long sw_big_frame(int n, long x)
-{
-	volatile char buf[BIG_FRAME];
-	long r;
-
-	buf[0] = (char)x;
-	buf[BIG_FRAME - 1] = 2;
-	r = sw_alloca(n, x + 1);
-	OPAQUE(r);
-	return r + buf[0] + buf[BIG_FRAME - 1];
-}
-
 static struct uw_regs g_handler_regs;
 
 NOINL void sw_handler(int sig, siginfo_t *si, void *ucv)
@@ -384,7 +323,7 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 
 /* ---- checks ---- */
 
-#define TRAMP	"<sigreturn>"
+#define TRAMP	NULL	/* the sigreturn trampoline: no symbol */
 #define NONE	((size_t)-1)
 
 /* A frameless leaf's CFA: the return address pushed by the call, or none. */
@@ -397,17 +336,10 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 #define SW_SAN	0
 #endif
 
-struct expect {
-	const char *fn;		/* function name, or TRAMP */
-	uint8_t src;		/* expected enum uw_source */
-};
-
 static const char *src_name(unsigned int s)
 {
 	return uw_source_name((enum uw_source)s);
 }
-
-static int g_testno;
 
 /*
  * Print the frames and check them against want[0..nwant).  interrupted:
@@ -416,13 +348,13 @@ static int g_testno;
  * first instruction of its function.
  */
 static int check_walk(const char *scenario, const struct walk_out *out,
-		      const struct expect *want, size_t nwant,
+		      const struct chain_want *want, size_t nwant,
 		      size_t interrupted, size_t leaf, bool at_start)
 {
 	char buf[256], fps[256] = "";
 	const char *name;
-	size_t i, main_at = (size_t)-1;
-	int ok = 1;
+	size_t i, main_at;
+	int good;
 
 	printf("# %s: %zu frames, stop=%s err=%d (%s), stack [0x%llx, 0x%llx)\n",
 	       scenario, out->n, uw_stop_name((enum uw_stop)out->res.stop),
@@ -445,48 +377,30 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 			snprintf(fps + l, sizeof(fps) - l, " %zu:%s", i,
 				 name ? name : "?");
 		}
-		if (name && !strcmp(name, "main") && main_at == (size_t)-1)
-			main_at = i;
 	}
 	printf("# %s: frames from the frame-pointer fallback:%s\n", scenario,
 	       fps[0] ? fps : " none");
 
-	for (i = 0; i < nwant; i++) {
+	/* Names and sources; the trampoline frame (no name) is ours. */
+	good = chain_check(scenario, out->frames, out->n, &out->res, want,
+			   nwant, frame_name, out->stack_lo, out->stack_hi,
+			   &main_at);
+	for (i = 0; i < nwant && i < out->n; i++) {
 		const struct uw_frame *f = &out->frames[i];
 
-		if (i >= out->n) {
-			printf("# %s: FAIL: walk ended after %zu frames, "
-			       "expected %s at frame %zu\n", scenario, out->n,
-			       want[i].fn, i);
-			ok = 0;
-			break;
-		}
-		name = frame_name(f, i, buf, sizeof(buf));
-		if (!strcmp(want[i].fn, TRAMP)) {
-			if (f->pc != g_tramp) {
-				printf("# %s: FAIL: frame %zu pc 0x%llx is not "
-				       "the handler's return address 0x%llx\n",
-				       scenario, i, (unsigned long long)f->pc,
-				       (unsigned long long)g_tramp);
-				ok = 0;
-			}
-		} else if (!name || strcmp(name, want[i].fn)) {
-			printf("# %s: FAIL: frame %zu is %s, expected %s\n",
-			       scenario, i, buf, want[i].fn);
-			ok = 0;
-		}
-		if (f->source != want[i].src) {
-			printf("# %s: FAIL: frame %zu (%s) unwound by %s, "
-			       "expected %s\n", scenario, i, want[i].fn,
-			       src_name(f->source), src_name(want[i].src));
-			ok = 0;
+		if (!want[i].fn && f->pc != g_tramp) {
+			printf("# %s: FAIL: frame %zu pc 0x%llx is not "
+			       "the handler's return address 0x%llx\n",
+			       scenario, i, (unsigned long long)f->pc,
+			       (unsigned long long)g_tramp);
+			good = 0;
 		}
 		/* Exactly the frame the kernel interrupted follows the trampoline. */
 		if (!!(f->flags & UW_FRAME_SIGNAL) != (i == interrupted)) {
 			printf("# %s: FAIL: frame %zu signal flag %s\n",
 			       scenario, i,
 			       (f->flags & UW_FRAME_SIGNAL) ? "set" : "clear");
-			ok = 0;
+			good = 0;
 		}
 		if (i == interrupted && (f->pc != g_uc_pc || f->sp != g_uc_sp)) {
 			printf("# %s: FAIL: interrupted frame pc/sp 0x%llx/0x%llx,"
@@ -495,7 +409,7 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 			       (unsigned long long)f->sp,
 			       (unsigned long long)g_uc_pc,
 			       (unsigned long long)g_uc_sp);
-			ok = 0;
+			good = 0;
 		}
 	}
 	if (!SW_SAN && leaf < out->n &&
@@ -503,7 +417,7 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 		printf("# %s: FAIL: leaf frame %zu is not frameless (cfa - sp "
 		       "= %lld)\n", scenario, leaf,
 		       (long long)(out->frames[leaf].cfa - out->frames[leaf].sp));
-		ok = 0;
+		good = 0;
 	}
 	if (!SW_SAN && at_start && interrupted < out->n) {
 		const struct sp_sym *s = sp_sym_at(out->frames[interrupted].pc);
@@ -512,71 +426,48 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 			printf("# %s: FAIL: interrupted pc 0x%llx is not a "
 			       "function's first instruction\n", scenario,
 			       (unsigned long long)out->frames[interrupted].pc);
-			ok = 0;
-		}
-	}
-	if (ok && main_at != nwant - 1) {
-		printf("# %s: FAIL: main at frame %zd, expected %zu\n", scenario,
-		       (ssize_t)main_at, nwant - 1);
-		ok = 0;
-	}
-	/* After main (libc, no SFrame): the walk must end for a sane reason. */
-	if (out->res.stop == UW_STOP_NONE || out->res.stop == UW_STOP_DEPTH ||
-	    out->res.stop == UW_STOP_BAD_DATA) {
-		printf("# %s: FAIL: walk stopped with %s after %zu frames\n",
-		       scenario, uw_stop_name((enum uw_stop)out->res.stop),
-		       out->n);
-		ok = 0;
-	}
-	for (i = 1; i < out->n; i++) {
-		if (out->frames[i].sp < out->frames[i - 1].sp ||
-		    out->frames[i].sp < out->stack_lo ||
-		    out->frames[i].sp > out->stack_hi) {
-			printf("# %s: FAIL: frame %zu sp 0x%llx out of order or "
-			       "outside the stack\n", scenario, i,
-			       (unsigned long long)out->frames[i].sp);
-			ok = 0;
+			good = 0;
 		}
 	}
 	printf("# %s: after main: %zu more frame(s), stop reason %s\n",
 	       scenario, main_at == (size_t)-1 ? 0 : out->n - main_at - 1,
 	       uw_stop_name((enum uw_stop)out->res.stop));
-	printf("%sok %d - %s: %s\n", ok ? "" : "not ", ++g_testno,
-	       SW_ARCH_NAME, scenario);
-	return ok;
+	return ok(good, "%s: %s", SW_ARCH_NAME, scenario);
 }
 
 #define S UW_SRC_SFRAME
 #define CHAIN_TAIL						\
-	{ "sw_dispatch", S }, { "sw_recurse", S },		\
-	{ "sw_recurse", S }, { "sw_recurse", S }
+	{ "chain_dispatch", S }, { "chain_recurse", S },		\
+	{ "chain_recurse", S }, { "chain_recurse", S }
 
-static const struct expect want_plain[] = {
+static const struct chain_want want_plain[] = {
 	{ "sw_leaf", S }, CHAIN_TAIL,
-	{ "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+	{ "chain_alloca", S }, { "chain_big_frame", S }, { "main", S },
 };
 
-static const struct expect want_fp_mid[] = {
-	{ "sw_leaf", S }, CHAIN_TAIL, { "sw_fp_mid", UW_SRC_FP },
-	{ "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+static const struct chain_want want_fp_mid[] = {
+	{ "sw_leaf", S }, CHAIN_TAIL, { "chain_fp_mid", UW_SRC_FP },
+	{ "chain_alloca", S }, { "chain_big_frame", S }, { "main", S },
 };
 
-static const struct expect want_segv[] = {
+static const struct chain_want want_segv[] = {
 	{ "sw_handler", S }, { TRAMP, UW_SRC_SIGFRAME }, { "sw_fault", S },
-	CHAIN_TAIL, { "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+	CHAIN_TAIL, { "chain_alloca", S }, { "chain_big_frame", S }, { "main", S },
 };
 
-static const struct expect want_signal[] = {
+static const struct chain_want want_signal[] = {
 	{ "sw_handler", S }, { TRAMP, UW_SRC_SIGFRAME }, { "sw_kill", S },
-	CHAIN_TAIL, { "sw_alloca", S }, { "sw_big_frame", S }, { "main", S },
+	CHAIN_TAIL, { "chain_alloca", S }, { "chain_big_frame", S }, { "main", S },
 };
 
 #define NWANT(a)	(sizeof(a) / sizeof((a)[0]))
 
 static void skip_or_fail(const char *scenario, const char *why, int fail)
 {
-	printf("%sok %d - %s: %s%s%s\n", fail ? "not " : "", ++g_testno,
-	       SW_ARCH_NAME, scenario, fail ? " # " : " # SKIP ", why);
+	if (fail)
+		ok(false, "%s: %s # %s", SW_ARCH_NAME, scenario, why);
+	else
+		tap_skip(why, "%s: %s", SW_ARCH_NAME, scenario);
 }
 
 static int install(int sig)
@@ -594,14 +485,13 @@ int main(int argc, char **argv)
 {
 	const struct sp_map *st;
 	const struct sp_sym *s;
-	volatile int fails = 0;
 	int ntests = 4;
 	bool no_signals = argc > 1 && !strcmp(argv[1], "--no-signals");
 	long r;
 	volatile int here = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..%d\n", ntests);
+	tap_begin(ntests);
 
 	dl_iterate_phdr(phdr_cb, NULL);
 	if (g_sframe_err) {
@@ -621,7 +511,7 @@ int main(int argc, char **argv)
 	/* The symbol table and the running code must agree. */
 	s = sp_sym_named("sw_leaf");
 	if (!s || s->start != (uint64_t)(uintptr_t)sw_leaf ||
-	    !sp_sym_named("sw_fp_mid") || !sp_sym_named("main")) {
+	    !sp_sym_named("chain_fp_mid") || !sp_sym_named("main")) {
 		printf("Bail out! symbol table does not match the program\n");
 		return 1;
 	}
@@ -631,30 +521,31 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	g_stack_hi = st->hi;
+	chain_fp_mid_ptr = chain_fp_mid;
 	g_pid = getpid();
 	g_tid = syscall(SYS_gettid);
 
 	/* 1: frameless leaf, registers from inline asm, stack snapshot. */
-	g_end = sw_leaf;
-	g_end_arg = 1;
-	g_via_fp_mid = 0;
+	chain_end = sw_leaf;
+	chain_end_arg = 1;
+	chain_fp_mid_at = CHAIN_NO_FP_MID;
 	g_snap_len = 0;
-	r = sw_big_frame(RECURSE_LEVELS, 1);
+	r = chain_big_frame(CHAIN_LEVELS, 1);
 	OPAQUE(r);
 	do_walk(&g_leaf_regs, (const uint8_t *)g_snap, g_snap_lo, g_snap_len,
 		&g_out);
-	fails += !check_walk("plain", &g_out, want_plain, NWANT(want_plain),
+	check_walk("plain", &g_out, want_plain, NWANT(want_plain),
 			     NONE, 0, false);
 
 	/* 2: the same with a frame-pointer-only function in the middle. */
-	g_via_fp_mid = 1;
+	chain_fp_mid_at = CHAIN_FP_MID_ABOVE_RECURSE;
 	g_snap_len = 0;
-	r = sw_big_frame(RECURSE_LEVELS, 2);
+	r = chain_big_frame(CHAIN_LEVELS, 2);
 	OPAQUE(r);
-	g_via_fp_mid = 0;
+	chain_fp_mid_at = CHAIN_NO_FP_MID;
 	do_walk(&g_leaf_regs, (const uint8_t *)g_snap, g_snap_lo, g_snap_len,
 		&g_out);
-	fails += !check_walk("fp-mid", &g_out, want_fp_mid,
+	check_walk("fp-mid", &g_out, want_fp_mid,
 			     NWANT(want_fp_mid), NONE, 0, false);
 
 	/* 3: SIGSEGV in a frameless leaf; the handler walks the live stack. */
@@ -662,21 +553,19 @@ int main(int argc, char **argv)
 		skip_or_fail("segv", "signal scenarios disabled", 0);
 	} else if (install(SIGSEGV)) {
 		skip_or_fail("segv", "sigaction failed", 1);
-		fails++;
 	} else {
-		g_end = sw_fault;
-		g_end_arg = BAD_ADDR;
+		chain_end = sw_fault;
+		chain_end_arg = BAD_ADDR;
 		g_handler_ran = 0;
 		if (sigsetjmp(g_jmp, 1) == 0) {
-			r = sw_big_frame(RECURSE_LEVELS, 3);
+			r = chain_big_frame(CHAIN_LEVELS, 3);
 			OPAQUE(r);
 		}
 		signal(SIGSEGV, SIG_DFL);
 		if (!g_handler_ran) {
 			skip_or_fail("segv", "no SIGSEGV delivered", 1);
-			fails++;
 		} else {
-			fails += !check_walk("segv", &g_out, want_segv,
+			check_walk("segv", &g_out, want_segv,
 					     NWANT(want_segv), 2, 2, true);
 		}
 	}
@@ -686,21 +575,19 @@ int main(int argc, char **argv)
 		skip_or_fail("signal", "signal scenarios disabled", 0);
 	} else if (install(SIGUSR1)) {
 		skip_or_fail("signal", "sigaction failed", 1);
-		fails++;
 	} else {
-		g_end = sw_kill;
-		g_end_arg = 4;
+		chain_end = sw_kill;
+		chain_end_arg = 4;
 		g_handler_ran = 0;
-		r = sw_big_frame(RECURSE_LEVELS, 4);
+		r = chain_big_frame(CHAIN_LEVELS, 4);
 		OPAQUE(r);
 		signal(SIGUSR1, SIG_DFL);
 		if (!g_handler_ran) {
 			skip_or_fail("signal", "no SIGUSR1 delivered", 1);
-			fails++;
 		} else {
-			fails += !check_walk("signal", &g_out, want_signal,
+			check_walk("signal", &g_out, want_signal,
 					     NWANT(want_signal), 2, 2, false);
 		}
 	}
-	return fails ? 1 : 0;
+	return tap_done();
 }

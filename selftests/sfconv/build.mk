@@ -32,20 +32,14 @@ $(SFC_DIR)/sfmutate: selftests/sfconv/sfmutate.c selftests/common/elfscn.h
 
 ALL_TARGETS += $(SFC_DIR)/sfmutate
 
-# run-tests.sh word-splits TESTS: one-word wrappers that pass this
-# build's O.  Under ASan (SAN=1) the mutation run is shorter and sfconv.sh
-# runs "quick".
-SFC_RUNS := $(SFC_DIR)/run-sfconv $(SFC_DIR)/run-stock $(SFC_DIR)/run-mutate
-
-$(SFC_DIR)/run-%: selftests/sfconv/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/sfconv/%s.sh %s %s\n' '$*' '$(O)' \
-		'$(if $(SAN),$(if $(filter mutate,$*),30,$(if $(filter sfconv,$*),quick)))' >$@
-	chmod +x $@
-
-ALL_TARGETS += $(SFC_RUNS)
-TESTS += $(SFC_RUNS)
-SAN_TESTS += $(SFC_RUNS)
+# Under ASan (SAN=1) the mutation run is shorter and sfconv.sh runs
+# "quick".
+$(call uw_test,sh selftests/sfconv/sfconv.sh $(O) $(if $(SAN),quick),san,\
+	$(TOOL) $(SFC_DIR)/sfverify)
+$(call uw_test,sh selftests/sfconv/stock.sh $(O),san,$(TOOL) \
+	$(SFC_DIR)/crash $(SFC_DIR)/crash-a64)
+$(call uw_test,sh selftests/sfconv/mutate.sh $(O) $(if $(SAN),30),san,\
+	$(TOOL) $(SFC_DIR)/sfmutate)
 
 # The converter alone, timed in-process, for `make bench`.
 $(SFC_DIR)/sfconv_bench: selftests/sfconv/sfconv_bench.c \

@@ -22,17 +22,15 @@ UWIND=$O/uwind
 MUT=$O/selftests/sfconv/sfmutate
 W=$O/selftests/sfconv/mutate
 mkdir -p "$W"
+. selftests/common/tap.sh
 
-echo "TAP version 13"
-echo "1..2"
+tap_begin 2
 gcc -O2 -fomit-frame-pointer -o "$W/x86" selftests/diff/src/frames.c \
 	2>"$W/build.log"
 aarch64-linux-gnu-gcc -O2 -mbranch-protection=standard -o "$W/a64" \
 	selftests/diff/src/frames.c 2>>"$W/build.log"
 
-t=0
 for arch in x86 a64; do
-	t=$((t + 1))
 	i=0 made=0 refused=0 bad=0
 	while [ $i -lt "$N" ]; do
 		i=$((i + 1))
@@ -60,8 +58,9 @@ for arch in x86 a64; do
 	done
 	echo "# $arch: $N mutations: $made tables, $refused refused with an error"
 	if [ $bad -eq 0 ] && [ $made -gt 0 ]; then
-		echo "ok $t - $arch: $N broken .eh_frame: a table or an error, never a crash"
+		tap_ok "$arch: $N broken .eh_frame: a table or an error, never a crash"
 	else
-		echo "not ok $t - $arch: $bad of $N broken .eh_frame crashed, hung or exited oddly"
+		tap_not_ok "$arch: $bad of $N broken .eh_frame crashed, hung or exited oddly"
 	fi
 done
+tap_end

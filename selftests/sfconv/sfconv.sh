@@ -38,8 +38,6 @@ A64=/usr/aarch64-linux-gnu/lib
 W=$O/selftests/sfconv/work
 mkdir -p "$W"
 : >"$W/build.log"
-n=0
-
 . selftests/common/tap.sh
 
 # A field of sfverify's summary line: field FILE NAME.
@@ -75,10 +73,10 @@ verify()
 	   ! "$UWIND" sframe --check "$f" >"$W/$name.check" 2>>"$W/$name.err"
 	then
 		sed 's/^/# /' "$W/$name.err"
-		ok 1 "$name: uwind sframe"
-		ok 1 "$name: = libdw at every pc"
-		ok 1 "$name: = readelf at every pc"
-		[ -n "$gas" ] && ok 1 "$name: = the assembler's .sframe"
+		tap_result 1 "$name: uwind sframe"
+		tap_result 1 "$name: = libdw at every pc"
+		tap_result 1 "$name: = readelf at every pc"
+		[ -n "$gas" ] && tap_result 1 "$name: = the assembler's .sframe"
 		return
 	fi
 	grep -E '^(fdes|text-bytes|described|left-out|no-cfi|table):' \
@@ -87,17 +85,17 @@ verify()
 	left=$(report "$W/$name.check" left-out)
 	oracle "$name" dwarf libdw &&
 		[ "$(field "$W/$name.dwarf" dwarf-only)" = "$left" ]
-	ok $? "$name: every table row = libdw's, no row only where $left bytes are reported left out"
+	tap_result $? "$name: every table row = libdw's, no row only where $left bytes are reported left out"
 	if [ -z "$QUICK" ]; then
 		readelf --debug-dump=frames-interp "$f" 2>/dev/null |
 			awk -v fp="$fpreg" -f selftests/sfconv/readelf.awk \
 			>"$W/$name.in"
 		oracle "$name" rows readelf <"$W/$name.in"
-		ok $? "$name: every table row = readelf's frames-interp row"
+		tap_result $? "$name: every table row = readelf's frames-interp row"
 	fi
 	[ -n "$gas" ] || return 0
 	oracle "$name" gas gas
-	ok $? "$name: = the assembler's .sframe wherever both have a row"
+	tap_result $? "$name: = the assembler's .sframe wherever both have a row"
 }
 
 # Build a program here and verify it: vbuild NAME FPREG GAS CC FLAGS...
@@ -110,11 +108,11 @@ vbuild()
 		verify "$name" "$W/$name" "$fpreg" "$gas"
 	else
 		tail -5 "$W/build.log" | sed 's/^/# /'
-		ok 1 "$name: build"
+		tap_result 1 "$name: build"
 	fi
 }
 
-echo "TAP version 13"
+tap_begin
 
 # ---- Debian's files.
 BIG="/usr/bin/python3.11 $A64/libstdc++.so.6"
@@ -148,7 +146,7 @@ check_plt()
 	rc=$?
 	[ $rc -ne 0 ] && diff "$W/$name.plt.want" "$W/$name.plt.got" |
 		head | sed 's/^/# /'
-	ok $rc "$name: PLT rows ($(wc -l <"$W/$name.plt.want") stub instructions) = what objdump's disassembly of the stubs implies"
+	tap_result $rc "$name: PLT rows ($(wc -l <"$W/$name.plt.want") stub instructions) = what objdump's disassembly of the stubs implies"
 }
 check_plt a64-libc.so.6 "$A64/libc.so.6"
 [ -n "$BIG" ] && check_plt a64-libstdc++.so.6 "$A64/libstdc++.so.6"
@@ -169,7 +167,7 @@ verify crash-x86_64-stock "$O/selftests/sfconv/crash" rbp
 if "$O/selftests/sfconv/crash" vdso >"$W/vdso.so"; then
 	verify vdso-x86_64 "$W/vdso.so" rbp
 else
-	ok 1 "vdso-x86_64: cannot read the vDSO"
+	tap_result 1 "vdso-x86_64: cannot read the vDSO"
 fi
 
 # ---- Hand-written CFI: expressed, FLEX, or left out.
@@ -199,14 +197,14 @@ want="r_fpundef fp-rule none r_loadadd cfa-rule none r_raval ra-rule none r_sigf
 [ "$got" = "$want" ]
 rc=$?
 [ $rc -ne 0 ] && echo "# got: $got" && echo "# want: $want"
-ok $rc "rules-x86_64: 'load then add' CFA, val_offset RA, undefined FP: left out, with no table row; a signal frame left to the walker"
+tap_result $rc "rules-x86_64: 'load then add' CFA, val_offset RA, undefined FP: left out, with no table row; a signal frame left to the walker"
 "$UWIND" dump "$W/rules-x86_64.uwsf" >"$W/rules-x86_64.dump"
 flex=$(grep -c 'flex' "$W/rules-x86_64.dump")
 grep -q 'SFRAME_VERSION_3' "$W/rules-x86_64.dump" && [ "$flex" -ge 2 ] &&
 	grep -q '\[fp-8\] *\[fp+0\]' "$W/rules-x86_64.dump" &&
 	grep -q 'r10+0' "$W/rules-x86_64.dump" &&
 	grep -q '\[sp+8\] *$' "$W/rules-x86_64.dump"
-ok $? "rules-x86_64: DRAP (CFA r10+0, then [fp-8] with FP at [fp+0]) and RA at [sp+8] in V3 FLEX FDEs ($flex)"
+tap_result $? "rules-x86_64: DRAP (CFA r10+0, then [fp-8] with FP at [fp+0]) and RA at [sp+8] in V3 FLEX FDEs ($flex)"
 
 vbuild rules-aarch64 x29 "" aarch64-linux-gnu-gcc -O2 "$SRC/rules-main.c" \
 	"$SRC/rules-aarch64.S"
@@ -221,7 +219,7 @@ got=$(check_gaps "$W/rules-aarch64" "$W/rules-aarch64.uwsf" | sort | tr '\n' ' '
 	[ "$(grep -c 'lr\[s\]\|c-8\[s\]' "$W/rules-aarch64.dump")" -eq 3 ]
 rc=$?
 [ $rc -ne 0 ] && echo "# gaps: $got" && grep -A8 'pc = ' "$W/rules-aarch64.dump" | sed 's/^/# /' | head -60
-ok $rc "rules-aarch64: 'load then add' left out; FP without RA and RA in x1 as FLEX; signed RA rows marked"
+tap_result $rc "rules-aarch64: 'load then add' left out; FP without RA and RA in x1 as FLEX; signed RA rows marked"
 
 # ---- The table file.
 f=/lib/x86_64-linux-gnu/libc.so.6
@@ -239,10 +237,10 @@ idlen=$(printf '%02x' $((${#id} / 2)))
 	[ "$(echo "$hdr" | cut -c81-88)" = "$(le32 "$size")" ] &&
 	[ "$(echo "$hdr" | cut -c129-$((128 + ${#id})))" = "$id" ] &&
 	[ "$(wc -c <"$t")" -eq $((128 + size)) ]
-ok $? "table file: magic, version, header size, EM_X86_64, build-id ($id) as readelf -n, vaddr 0, section size"
+tap_result $? "table file: magic, version, header size, EM_X86_64, build-id ($id) as readelf -n, vaddr 0, section size"
 tail -c +129 "$t" | cmp -s - "$W/libc.raw" &&
 	a=$("$UWIND" lookup "$t" 0x27280 0x27296 2>&1) &&
 	b=$("$UWIND" lookup --sframe "$W/libc.raw" --vaddr 0 0x27280 0x27296 2>&1) &&
 	[ "$a" = "$b" ] && [ -n "$a" ] && ! echo "$a" | grep -q none
-ok $? "table file: its section = the --raw output; uwind lookup reads both alike"
-echo "1..$n"
+tap_result $? "table file: its section = the --raw output; uwind lookup reads both alike"
+tap_end

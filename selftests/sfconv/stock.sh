@@ -23,8 +23,8 @@ set -u
 O=${1:-build}
 UWIND=$(cd "$O" && pwd)/uwind
 BIN=$(cd "$O/selftests/sfconv" && pwd)
-n=0
 . selftests/common/tap.sh
+tap_scratch
 mkdir -p "$TMP/nodebug"
 
 # -iex: before gdb reads any file (-p attaches before -ex commands run).
@@ -83,28 +83,27 @@ crash_x86()
 	eval gdb $GDBOPTS -ex run -ex "'gcore $TMP/core.$m'" -ex bt \
 		--args "$BIN/crash" "$m" >"$TMP/gdb.$m" 2>&1
 	[ -s "$TMP/core.$m" ] && grep -q ' in main ()' "$TMP/gdb.$m"
-	ok $? "x86-64 $m: gdb wrote a core and its backtrace reaches main"
+	tap_result $? "x86-64 $m: gdb wrote a core and its backtrace reaches main"
 	"$UWIND" stack --core "$TMP/core.$m" >"$TMP/uw.$m" 2>&1
 	same_frames "$TMP/uw.$m" "$TMP/gdb.$m" $?
-	ok $? "x86-64 $m: uwind stack --core = gdb's frames down to main ($nf frames)"
+	tap_result $? "x86-64 $m: uwind stack --core = gdb's frames down to main ($nf frames)"
 	check_tail "$TMP/uw.$m"
-	ok $? "x86-64 $m: on through libc to _start, the outermost frame, all from tables"
+	tap_result $? "x86-64 $m: on through libc to _start, the outermost frame, all from tables"
 	"$UWIND" stack --no-convert --core "$TMP/core.$m" >"$TMP/nc.$m" 2>&1
 	uw_pcs "$TMP/nc.$m" >"$TMP/nc.$m.pcs"
 	! cmp -s "$TMP/gdb.$m.pcs" "$TMP/nc.$m.pcs"
-	ok $? "x86-64 $m: with --no-convert the frames are not gdb's"
+	tap_result $? "x86-64 $m: with --no-convert the frames are not gdb's"
 }
 
-echo "TAP version 13"
-echo "1..18"
+tap_begin 18
 
-if have gdb; then
+if tap_have gdb; then
 	for m in qsort memcpy drap; do
 		crash_x86 "$m"
 	done
 	# drap: the realigning frame is unwound by a FLEX rule, CFA = *(rbp-8).
 	grep -q ' realigned+0x[0-9a-f]* .*\[sframe\]' "$TMP/uw.drap"
-	ok $? "x86-64 drap: the stack-realigning (DRAP) frame is in the walk"
+	tap_result $? "x86-64 drap: the stack-realigning (DRAP) frame is in the walk"
 
 	"$BIN/crash" stop >/dev/null &
 	pid=$!
@@ -120,36 +119,37 @@ if have gdb; then
 	rc=$?
 	eval gdb $GDBOPTS -p "$pid" -ex bt >"$TMP/gdb.live" 2>&1
 	same_frames "$TMP/live" "$TMP/gdb.live" $rc
-	ok $? "x86-64 live (stopped in raise inside qsort's comparator): uwind stack -p = gdb -p's frames ($nf)"
+	tap_result $? "x86-64 live (stopped in raise inside qsort's comparator): uwind stack -p = gdb -p's frames ($nf)"
 	check_tail "$TMP/live"
-	ok $? "x86-64 live: on to _start, the outermost frame, all from tables"
+	tap_result $? "x86-64 live: on to _start, the outermost frame, all from tables"
 	kill -9 "$pid" 2>/dev/null
 else
 	i=0
 	while [ $i -lt 15 ]; do
 		i=$((i + 1))
-		ok 1 "x86-64 stock-program test $i: gdb is not installed"
+		tap_result 1 "x86-64 stock-program test $i: gdb is not installed"
 	done
 fi
 
 # ---- AArch64: static stock program under qemu-aarch64.
-if have qemu-aarch64 && have gdb-multiarch && [ -x "$BIN/crash-a64" ]; then
+if tap_have qemu-aarch64 && tap_have gdb-multiarch && [ -x "$BIN/crash-a64" ]; then
 	mkdir -p "$TMP/q/core"
 	(cd "$TMP/q" && ulimit -c unlimited &&
 	 qemu-aarch64 "$BIN/crash-a64" qsort >/dev/null 2>&1; :) 2>/dev/null
 	CORE=$(ls "$TMP/q"/qemu_*.core 2>/dev/null | head -n 1)
 	[ -n "$CORE" ]
-	ok $? "aarch64 qsort: qemu-aarch64 wrote a core"
+	tap_result $? "aarch64 qsort: qemu-aarch64 wrote a core"
 	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-a64" >"$TMP/a64" 2>&1
 	rc=$?
 	eval gdb-multiarch $GDBOPTS -ex bt "$BIN/crash-a64" "$CORE" \
 		>"$TMP/gdb.a64" 2>&1
 	same_frames "$TMP/a64" "$TMP/gdb.a64" $rc
-	ok $? "aarch64 qsort: uwind stack --core = gdb-multiarch's frames ($nf)"
+	tap_result $? "aarch64 qsort: uwind stack --core = gdb-multiarch's frames ($nf)"
 	check_tail "$TMP/a64"
-	ok $? "aarch64 qsort: on to _start, the outermost frame, all from tables"
+	tap_result $? "aarch64 qsort: on to _start, the outermost frame, all from tables"
 else
 	for d in core frames tail; do
-		ok 1 "aarch64 qsort: $d: qemu-aarch64, gdb-multiarch or the program missing"
+		tap_result 1 "aarch64 qsort: $d: qemu-aarch64, gdb-multiarch or the program missing"
 	done
 fi
+tap_end

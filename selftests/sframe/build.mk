@@ -27,16 +27,8 @@ $(SFT_DIR)/sframe_cmp: $(SFT_DIR)/sframe_cmp.o $(SFT_DIR)/testutil.o \
 		$(LIBUWIND)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
 
-# run-tests.sh splits TESTS on white space: the script gets a one-word
-# wrapper that passes it this build's O.
-$(SFT_DIR)/run-reencode: selftests/sframe/build.mk
-	@mkdir -p $(dir $@)
-	printf '#!/bin/sh\nexec sh selftests/sframe/reencode.sh %s\n' '$(O)' >$@
-	chmod +x $@
-
 .PHONY: sframe-tests
-sframe-tests: $(SFT_BINS) $(SFT_DIR)/run-reencode
+sframe-tests: $(SFT_BINS)
 
-ALL_TARGETS += $(SFT_BINS) $(SFT_DIR)/run-reencode
-TESTS += $(SFT_DIR)/test_sframe $(SFT_DIR)/run-reencode
-SAN_TESTS += $(SFT_DIR)/test_sframe $(SFT_DIR)/run-reencode
+$(call uw_test,$(SFT_DIR)/test_sframe,unit san,$(SFT_DIR)/test_sframe)
+$(call uw_test,sh selftests/sframe/reencode.sh $(O),san,$(SFT_BINS) $(TOOL))

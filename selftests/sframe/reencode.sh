@@ -12,37 +12,20 @@
 #
 # Usage: sh selftests/sframe/reencode.sh [BUILD_DIR]   (prints TAP)
 set -u
+. "$(dirname "$0")/../common/tap.sh"
 
 O=${1:-build}
 HERE=$(dirname "$0")
 BIN=$O/selftests/sframe
 W=$O/selftests/sframe/reencode
 TOOL=$O/uwind
-n=0
-fails=0
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n - $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-echo "TAP version 13"
+tap_begin
 
 for b in sframe_reencode sframe_cmp; do
 	if [ ! -x "$BIN/$b" ]; then
-		not_ok "$BIN/$b is built (run make first)"
-		echo "1..$n"
+		tap_not_ok "$BIN/$b is built (run make first)"
+		tap_end
 		exit 1
 	fi
 done
@@ -76,7 +59,7 @@ check_program() {
 	"$BIN/sframe_cmp" --pcs "$raw" "$vaddr" >"$pcs" 2>"$W/$name.pcs.err"
 	npcs=$(wc -l <"$pcs")
 	if [ "$npcs" -lt 1000 ]; then
-		not_ok "$name: the V1 table yields lookup addresses ($npcs)"
+		tap_not_ok "$name: the V1 table yields lookup addresses ($npcs)"
 		return
 	fi
 	if [ "$have_tool" = probe ]; then
@@ -99,29 +82,29 @@ check_program() {
 		# shellcheck disable=SC2086
 		if ! "$BIN/sframe_reencode" $flags --vaddr "$vaddr" --to "$form" \
 			"$raw" "$out" 2>"$out.err"; then
-			not_ok "$name: re-encode as $v ($(cat "$out.err"))"
+			tap_not_ok "$name: re-encode as $v ($(cat "$out.err"))"
 			continue
 		fi
 		if "$BIN/sframe_cmp" "$raw" "$vaddr" "$out" "$vaddr" \
 			>"$out.cmp" 2>&1; then
-			ok "$name: $v answers like V1 ($(sed -n \
+			tap_ok "$name: $v answers like V1 ($(sed -n \
 				's/.*: \([0-9]*\) lookups.*/\1/p' "$out.cmp") lookups)"
 		else
 			sed 's/^/# /' "$out.cmp" | head -30
-			not_ok "$name: $v answers like V1"
+			tap_not_ok "$name: $v answers like V1"
 		fi
 		if [ "$have_tool" = yes ]; then
 			lookups "$out" "$vaddr" "$pcs" "$out.lookup"
 			if [ -s "$out.lookup" ] &&
 			   cmp -s "$W/$name.v1.lookup" "$out.lookup"; then
-				ok "$name: uwind lookup --sframe on $v prints the V1 lines ($npcs addresses)"
+				tap_ok "$name: uwind lookup --sframe on $v prints the V1 lines ($npcs addresses)"
 			else
 				diff "$W/$name.v1.lookup" "$out.lookup" |
 					head -20 | sed 's/^/# /'
-				not_ok "$name: uwind lookup --sframe on $v prints the V1 lines"
+				tap_not_ok "$name: uwind lookup --sframe on $v prints the V1 lines"
 			fi
 		else
-			skip "$name: uwind lookup --sframe on $v" \
+			tap_skip "$name: uwind lookup --sframe on $v" \
 				"$TOOL lookup --sframe not available yet"
 		fi
 	done
@@ -140,9 +123,9 @@ check_program() {
 			2>/dev/null
 		if "$BIN/sframe_cmp" "$raw" "$vaddr" "$bad" "$vaddr" \
 			>"$bad.cmp" 2>&1; then
-			not_ok "$name: a corrupted V2 table is noticed"
+			tap_not_ok "$name: a corrupted V2 table is noticed"
 		else
-			ok "$name: a corrupted V2 table is noticed"
+			tap_ok "$name: a corrupted V2 table is noticed"
 		fi
 	fi
 }
@@ -152,24 +135,24 @@ build_program() {
 	name=$1 cc=$2 objcopy=$3 readelf=$4
 	shift 4
 	if ! command -v "$cc" >/dev/null 2>&1; then
-		skip "$name: build" "$cc not installed (scripts/deps.sh)"
+		tap_skip "$name: build" "$cc not installed (scripts/deps.sh)"
 		return 1
 	fi
 	# shellcheck disable=SC2086
 	if ! "$cc" "$@" -Wa,--gsframe -o "$W/$name" "$HERE"/samples/*.c \
 		2>"$W/$name.build.err"; then
 		sed 's/^/# /' "$W/$name.build.err" | head -20
-		not_ok "$name: build with $cc $*"
+		tap_not_ok "$name: build with $cc $*"
 		return 1
 	fi
 	vaddr=$(sframe_vaddr "$readelf" "$W/$name")
 	if [ -z "$vaddr" ] ||
 	   ! "$objcopy" -O binary --only-section=.sframe "$W/$name" \
 		"$W/$name.v1.sframe"; then
-		not_ok "$name: extract .sframe"
+		tap_not_ok "$name: extract .sframe"
 		return 1
 	fi
-	ok "$name: built with $cc $*, .sframe at $vaddr"
+	tap_ok "$name: built with $cc $*, .sframe at $vaddr"
 	echo "$vaddr" >"$W/$name.vaddr"
 	return 0
 }
@@ -194,5 +177,4 @@ then
 		be-v1 be-v2 be-v2pcrel be-v3 be-v3flex
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

@@ -1310,6 +1310,35 @@ static void put32(struct sec *s, uint32_t off, uint32_t v)
 	sfe_put(s->p + off, 4, v, s->be);
 }
 
+/* One FDE, or none, is sorted whatever the flag says (gas's objects). */
+static void test_unsorted_small(void)
+{
+	static const struct {
+		uint8_t version, flags, nfdes;
+		const char *what;
+	} cases[] = {
+		{ 1, 0, 1, "V1 unsorted, one FDE" },
+		{ 3, SFE_F_PCREL, 1, "V3 unsorted, one FDE" },
+		{ 2, 0, 0, "V2 unsorted, no FDE" },
+	};
+	struct sfe_table t;
+	struct sec s;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		h_table(&t, cases[i].version);
+		t.flags = cases[i].flags;
+		t.nfdes = cases[i].nfdes;
+		build(&s, &t);
+		expect_init(cases[i].what, &s, 0);
+		if (cases[i].nfdes)
+			ok(find_patched(&s, 0x1000, &err) == 0 && err == 0,
+			   "%s: its first byte is found", cases[i].what);
+		sec_free(&s);
+	}
+}
+
 static void test_hostile_header(void)
 {
 	struct sfe_table t;
@@ -1419,6 +1448,7 @@ static void test_hostile_header(void)
 	build(&s, &t);
 	expect_init("V1 unsorted", &s, UW_EUNSORTED);
 	sec_free(&s);
+	test_unsorted_small();
 	h_table(&t, 2);
 	t.abi = SFE_ABI_AMD64_LE;
 	t.big_endian = true;
@@ -1812,7 +1842,7 @@ static void test_mutations(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
+	tap_begin(-1);
 	test_bytes();
 	test_amd64_versions();
 	test_v3();

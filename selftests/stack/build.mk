@@ -16,5 +16,5 @@ $(STACK_DIR)/chain-a64: selftests/stack/chain.c
 	@mkdir -p $(dir $@)
 	aarch64-linux-gnu-gcc -static $(STACK_CFLAGS) -o $@ $<
 
-ALL_TARGETS += $(STACK_DIR)/chain $(STACK_DIR)/chain-a64
-TESTS += sh,selftests/stack/stack.sh,$(TOOL),$(STACK_DIR)
+$(call uw_test,sh selftests/stack/stack.sh $(TOOL) $(STACK_DIR),,$(TOOL) \
+	$(STACK_DIR)/chain $(STACK_DIR)/chain-a64)

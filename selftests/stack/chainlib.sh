@@ -3,8 +3,9 @@
 # Sourced by the tests that unwind the chain program (selftests/stack/
 # chain.c): its call chains, the function names of each thread as
 # `uwind stack`, eu-stack and gdb print them, and the programs' runs.
-# The caller sets BIN (the directory holding chain and chain-a64) and
-# sources selftests/common/tap.sh first (TMP, PIDS, ok, skip, have).
+# The caller sets BIN (the directory holding chain and chain-a64),
+# sources selftests/common/tap.sh and calls tap_scratch (TMP, PIDS)
+# first.
 
 MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
 WORKER_CHAIN="worker_leaf worker_mid worker"
@@ -64,8 +65,8 @@ gdb_bt_names()
 # the lists hold no LWP (qemu cores).  Skipped without that gdb.
 same_as_gdb()
 {
-	if ! have "$1"; then
-		skip "$5" "no $1"
+	if ! tap_have "$1"; then
+		tap_skip "$5" "no $1"
 		return
 	fi
 	if [ -n "${6:-}" ]; then
@@ -74,7 +75,7 @@ same_as_gdb()
 		gdb_bt_names "$1" "$2" "$3" >"$TMP/gdb.names"
 	fi
 	[ -s "$TMP/gdb.names" ] && cmp -s "$4" "$TMP/gdb.names"
-	ok $? "$5"
+	tap_result $? "$5"
 }
 
 # The names of the thread whose LWP is $2 in a name list file $1.

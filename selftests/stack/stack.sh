@@ -24,42 +24,41 @@ set -u
 
 UWIND=$1
 BIN=$(cd "$2" && pwd)
-n=0
-. selftests/common/tap.sh
+. "$(dirname "$0")/../common/tap.sh"
+tap_scratch
 # The chains and name lists, start_stopped, qemu_core, same_as_gdb.
-. selftests/stack/chainlib.sh
+. "$(dirname "$0")/chainlib.sh"
 
-echo "TAP version 13"
-echo "1..27"
+tap_begin 27
 
 # ---- x86-64: gcore of a stopped two-thread process, and the live process.
-if have gcore && start_stopped stop; then
+if tap_have gcore && start_stopped stop; then
 	gcore -o "$TMP/core" "$pid" >/dev/null 2>&1
 	CORE=$TMP/core.$pid
 	[ -s "$CORE" ]
-	ok $? "x86-64: gcore wrote a core"
+	tap_result $? "x86-64: gcore wrote a core"
 	"$UWIND" stack --core "$CORE" >"$TMP/uw.txt" 2>"$TMP/uw.err"
 	rc=$?
 	[ $rc -eq 0 ] && [ "$(grep -c '^Thread ' "$TMP/uw.txt")" -eq 2 ]
-	ok $? "x86-64 core: uwind stack --core exits 0 with 2 threads"
+	tap_result $? "x86-64 core: uwind stack --core exits 0 with 2 threads"
 	uw_names "$TMP/uw.txt" >"$TMP/uw.names"
 	[ "$(thread_of "$TMP/uw.names" "$pid")" = "$MAIN_CHAIN" ]
-	ok $? "x86-64 core: main thread is the source's chain"
+	tap_result $? "x86-64 core: main thread is the source's chain"
 	[ "$(awk -v p="$pid" '$1 != p' "$TMP/uw.names" | cut -d' ' -f2-)" = \
 	  "$WORKER_CHAIN" ]
-	ok $? "x86-64 core: second thread is the worker chain"
+	tap_result $? "x86-64 core: second thread is the worker chain"
 	# Every frame up to main was unwound with SFrame.
 	out=$(awk '/^Thread 1 /, /^# stopped/' "$TMP/uw.txt" |
 	      awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' | sort -u)
 	[ "$out" = "[sframe]" ]
-	ok $? "x86-64 core: frames up to main unwound by [sframe]"
-	if have eu-stack; then
+	tap_result $? "x86-64 core: frames up to main unwound by [sframe]"
+	if tap_have eu-stack; then
 		eu-stack --core "$CORE" -e "$BIN/chain" >"$TMP/eu.txt" 2>/dev/null
 		eu_names "$TMP/eu.txt" >"$TMP/eu.names"
 		[ -s "$TMP/eu.names" ] && cmp -s "$TMP/uw.names" "$TMP/eu.names"
-		ok $? "x86-64 core: same functions as eu-stack"
+		tap_result $? "x86-64 core: same functions as eu-stack"
 	else
-		skip "x86-64 core: same functions as eu-stack" "no eu-stack"
+		tap_skip "x86-64 core: same functions as eu-stack" "no eu-stack"
 	fi
 	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/uw.names" \
 		"x86-64 core: same functions as gdb bt"
@@ -70,16 +69,16 @@ if have gcore && start_stopped stop; then
 	rc=$?
 	[ $rc -eq 0 ] && [ "$ntask" -ge 2 ] &&
 		[ "$(grep -c '^Thread ' "$TMP/live.txt")" -eq "$ntask" ]
-	ok $? "live: uwind stack -p exits 0 and prints all $ntask threads"
+	tap_result $? "live: uwind stack -p exits 0 and prints all $ntask threads"
 	uw_names "$TMP/live.txt" >"$TMP/live.names"
 	[ "$(thread_of "$TMP/live.names" "$pid")" = "$MAIN_CHAIN" ] &&
 	[ "$(awk -v p="$pid" '$1 != p' "$TMP/live.names" | cut -d' ' -f2-)" = \
 	  "$WORKER_CHAIN" ]
-	ok $? "live: both threads give the source's chains"
+	tap_result $? "live: both threads give the source's chains"
 	cmp -s "$TMP/live.names" "$TMP/uw.names"
-	ok $? "live: same functions as the gcore core"
+	tap_result $? "live: same functions as the gcore core"
 	[ "$(awk '{ print $3 }' "/proc/$pid/stat")" = T ]
-	ok $? "live: the process is still stopped after uwind detached"
+	tap_result $? "live: the process is still stopped after uwind detached"
 	kill -9 "$pid"
 else
 	for d in "x86-64: gcore wrote a core" "x86-64 core: uwind exits 0" \
@@ -87,19 +86,19 @@ else
 		 "x86-64 core: sframe frames" "x86-64 core: eu-stack" \
 		 "x86-64 core: gdb" "live: exit" "live: chains" "live: core" \
 		 "live: still stopped"; do
-		skip "$d" "gcore missing or the program did not stop"
+		tap_skip "$d" "gcore missing or the program did not stop"
 	done
 fi
 
 # ---- x86-64: a signal handler frame in the chain.
-if have gcore && start_stopped sigstop; then
+if tap_have gcore && start_stopped sigstop; then
 	gcore -o "$TMP/sig" "$pid" >/dev/null 2>&1
 	CORE=$TMP/sig.$pid
 	kill -9 "$pid"
 	"$UWIND" stack --core "$CORE" >"$TMP/sig.txt" 2>/dev/null
 	uw_names "$TMP/sig.txt" >"$TMP/sig.names"
 	[ "$(thread_of "$TMP/sig.names" "$pid")" = "$SIG_CHAIN" ]
-	ok $? "x86-64 signal core: the source's chain"
+	tap_result $? "x86-64 signal core: the source's chain"
 	# on_usr1 returns into the trampoline, unwound as a signal frame, and
 	# the interrupted frame after it has an exact pc.
 	out=$(awk '/^#[0-9]/ { print $3, $NF }' "$TMP/sig.txt" |
@@ -109,43 +108,43 @@ if have gcore && start_stopped sigstop; then
 sig_raise signal" ] || [ "$out" = "on_usr1 [sframe]
 __restore_rt [sigframe]
 sig_raise signal" ]
-	ok $? "x86-64 signal core: trampoline frame [sigframe], then an exact-pc frame"
-	if have eu-stack; then
+	tap_result $? "x86-64 signal core: trampoline frame [sigframe], then an exact-pc frame"
+	if tap_have eu-stack; then
 		eu-stack --core "$CORE" -e "$BIN/chain" >"$TMP/eu.txt" 2>/dev/null
 		eu_names "$TMP/eu.txt" >"$TMP/eu.names"
 		[ -s "$TMP/eu.names" ] && cmp -s "$TMP/sig.names" "$TMP/eu.names"
-		ok $? "x86-64 signal core: same functions as eu-stack"
+		tap_result $? "x86-64 signal core: same functions as eu-stack"
 	else
-		skip "x86-64 signal core: same functions as eu-stack" "no eu-stack"
+		tap_skip "x86-64 signal core: same functions as eu-stack" "no eu-stack"
 	fi
 	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/sig.names" \
 		"x86-64 signal core: same functions as gdb bt"
 else
 	for d in chain trampoline eu-stack gdb; do
-		skip "x86-64 signal core: $d" "gcore missing or no stop"
+		tap_skip "x86-64 signal core: $d" "gcore missing or no stop"
 	done
 fi
 
 # ---- AArch64: cores qemu-aarch64 writes for a crashing static program.
-if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
+if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	CORE=$(qemu_core crash)
 	[ -n "$CORE" ]
-	ok $? "aarch64: qemu-aarch64 wrote a core for the crash"
+	tap_result $? "aarch64: qemu-aarch64 wrote a core for the crash"
 	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
 		>"$TMP/a64.txt" 2>/dev/null
 	rc=$?
 	uw_names "$TMP/a64.txt" | cut -d' ' -f2- >"$TMP/a64.names"
 	[ $rc -eq 0 ] && [ "$(cat "$TMP/a64.names")" = "$MAIN_CHAIN" ]
-	ok $? "aarch64 core: uwind stack --core --exe gives the source's chain"
+	tap_result $? "aarch64 core: uwind stack --core --exe gives the source's chain"
 	out=$(awk '/^#[0-9]/ { print $NF; if ($3 ~ /^main\+/) exit }' \
 	      "$TMP/a64.txt" | sort -u)
 	[ "$out" = "[sframe]" ]
-	ok $? "aarch64 core: frames up to main unwound by [sframe]"
+	tap_result $? "aarch64 core: frames up to main unwound by [sframe]"
 	same_as_gdb gdb-multiarch "$BIN/chain-a64" "$CORE" "$TMP/a64.names" \
-		"aarch64 core: same functions as gdb-multiarch bt" nolwp
+		"aarch64 core: same functions as gdb-multiarch bt" lwp-less
 	"$UWIND" stack --core "$CORE" >/dev/null 2>"$TMP/a64.err"
 	[ $? -eq 0 ] && grep -q -- '--exe' "$TMP/a64.err"
-	ok $? "aarch64 core without --exe: still walks, says to use --exe"
+	tap_result $? "aarch64 core without --exe: still walks, says to use --exe"
 
 	CORE=$(qemu_core sigcrash)
 	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
@@ -155,10 +154,10 @@ if have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	      tr '\n' ' ')
 	[ -n "$CORE" ] && [ "$(cat "$TMP/a64s.names")" = "$SIG_CHAIN" ] &&
 		[ "$out" = "[sigframe] signal " ]
-	ok $? "aarch64 signal core: the source's chain through qemu's trampoline"
+	tap_result $? "aarch64 signal core: the source's chain through qemu's trampoline"
 else
 	for d in core chain sframe gdb no-exe signal; do
-		skip "aarch64: $d" "no qemu-aarch64 or no chain-a64"
+		tap_skip "aarch64: $d" "no qemu-aarch64 or no chain-a64"
 	done
 fi
 
@@ -172,18 +171,18 @@ head -c 65536 /dev/urandom >"$TMP/garbage"
 "$UWIND" stack --core "$TMP/garbage" >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^uwind: ' "$TMP/err"
-ok $? "garbage core: error message and exit 1"
+tap_result $? "garbage core: error message and exit 1"
 
 : >"$TMP/empty"
 "$UWIND" stack --core "$TMP/empty" >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^uwind: ' "$TMP/err"
-ok $? "empty core: error message and exit 1"
+tap_result $? "empty core: error message and exit 1"
 
 "$UWIND" stack --core "$BIN/chain" >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q 'not an ELF core' "$TMP/err"
-ok $? "an executable is not a core: error message and exit 1"
+tap_result $? "an executable is not a core: error message and exit 1"
 
 # Truncated copies of a real core: the headers alone, part of the
 # segments, all but the end.  Cut before the notes, no thread is left.
@@ -206,7 +205,7 @@ if [ -n "$SRC" ]; then
 			bad=1
 		fi
 	done
-	ok $bad "truncated cores: error messages, no crash"
+	tap_result $bad "truncated cores: error messages, no crash"
 
 	# Corrupt the program headers and the notes a few bytes at a time.
 	cp "$SRC" "$TMP/corrupt"
@@ -226,13 +225,14 @@ if [ -n "$SRC" ]; then
 			bad=1
 		fi
 	done
-	ok $bad "corrupted cores: no crash"
+	tap_result $bad "corrupted cores: no crash"
 else
-	skip "truncated cores" "no x86-64 core"
-	skip "corrupted cores" "no x86-64 core"
+	tap_skip "truncated cores" "no x86-64 core"
+	tap_skip "corrupted cores" "no x86-64 core"
 fi
 
 "$UWIND" stack -p 2147483647 >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^uwind: ' "$TMP/err"
-ok $? "-p of a missing process: error message and exit 1"
+tap_result $? "-p of a missing process: error message and exit 1"
+tap_end

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# selftests/core: unit tests of the core's walker fixes, load bias and
+# whole-table checks (issue 12), on tables built with the SFrame test
+# encoder (scripts/uwind/sframe_enc.c) and by hand.
+
+CORE_T_DIR := $(O)/selftests/core
+
+$(CORE_T_DIR)/test_core: selftests/core/test_core.c \
+		$(O)/tool/sframe_enc.o $(LIBUWIND) $(LIB_HDRS) \
+		scripts/uwind/sframe_enc.h selftests/common/tap.h \
+		selftests/common/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
+		$(O)/tool/sframe_enc.o $(LIBUWIND)
+
+$(call uw_test,$(CORE_T_DIR)/test_core,unit san,$(CORE_T_DIR)/test_core)
+
+# uwind verify on tables built here (x86-64 SFrame, ARM EHABI, Chrome).
+$(CORE_T_DIR)/vprog-x86_64: selftests/core/vprog.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -fomit-frame-pointer -Wa,--gsframe -o $@ $<
+
+$(CORE_T_DIR)/vprog-arm: selftests/core/vprog.c
+	@mkdir -p $(dir $@)
+	arm-linux-gnueabihf-gcc -O2 -g -funwind-tables -o $@ $<
+
+ifeq ($(SAN),)
+$(call uw_test,sh selftests/core/verify.sh $(TOOL) $(CORE_T_DIR),,$(TOOL) \
+	$(CORE_T_DIR)/vprog-x86_64 $(CORE_T_DIR)/vprog-arm)
+endif
+
+# The public headers as an API: kernel-doc clean and complete, nothing
+# outside uwind's namespace, env.h replaceable (api.sh; about 2 s).
+$(call uw_test,sh selftests/core/api.sh $(O))
