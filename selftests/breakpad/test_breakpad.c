@@ -647,6 +647,81 @@ static void test_walks(void)
 	   " frame pointers (%zu, %s)", n, uw_stop_name(res.stop));
 }
 
+/*
+ * x86 STACK WIN through the walker: the callee's .cbParams reaches its
+ * caller's program as .cbCalleeParams only when Breakpad unwound the
+ * callee; record addresses in the table space, the module's bias added.
+ */
+static void test_win_walks(void)
+{
+	static const char x86[] =
+		"MODULE windows x86 0 a\n"
+		"STACK WIN 4 1000 100 0 0 8 0 0 0 1 $eip $esp ^ = $esp $esp 4 + =\n"
+		"STACK WIN 4 2000 100 0 0 8 0 0 0 1 $eip $esp .cbCalleeParams + ^ ="
+		" $esp $esp .cbCalleeParams + 4 + =\n";
+	static const struct { uint64_t base, bias; } sp_[2] = {
+		{ 0x400000, 0 }, { 0, 0x400000 },
+	};
+	static struct uw_cursor cur;
+	struct uw_walk_cfg cfg;
+	struct uw_frame fr[8];
+	struct uw_walk_result res;
+	struct uw_module mod;
+	struct uw_regs regs;
+	struct uw_bp bp;
+	uint64_t sp = STK + 0x800, fp = STK + 0x900;
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < 2; i++) {
+		ok(load(&bp, x86, sp_[i].base, UW_ARCH_NONE) == 0,
+		   "x86 STACK WIN walk file, base %#llx",
+		   (unsigned long long)sp_[i].base);
+		memset(&mod, 0, sizeof(mod));
+		mod.start = 0x401000;
+		mod.end = 0x404000;
+		mod.bias = sp_[i].bias;
+		mod.bp = &bp;
+		cfg_init(&cfg, UW_ARCH_X86);
+		cfg.mods = &mod;
+		cfg.nmods = 1;
+		cfg.flags = UW_WALK_NO_SIGFRAME;
+		memset(&g_mem, 0, sizeof(g_mem));
+		/* 0x1010 -> 0x2010, whose ra lies past the callee's 8 bytes */
+		poke(&g_mem, sp, 0x402010, 4);
+		poke(&g_mem, sp + 4, 0x406000, 4);	/* wrong: params 0 */
+		poke(&g_mem, sp + 12, 0x405000, 4);
+		memset(&regs, 0, sizeof(regs));
+		uw_reg_set(&regs, UW_X86_EIP, 0x401010);
+		uw_reg_set(&regs, UW_X86_ESP, sp);
+		uw_reg_set(&regs, UW_X86_EBP, 0);
+		n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+		ok(n == 3 && fr[1].pc == 0x402010 && fr[1].sp == sp + 4 &&
+		   fr[2].pc == 0x405000 && fr[2].sp == sp + 16 &&
+		   fr[0].source == UW_SRC_BREAKPAD &&
+		   fr[1].source == UW_SRC_BREAKPAD && res.stop == UW_STOP_END,
+		   "bias %#llx: .cbCalleeParams is the callee's .cbParams (8)"
+		   " (%zu frames, %s)", (unsigned long long)sp_[i].bias, n,
+		   uw_stop_name(res.stop));
+	}
+	/* The callee unwound by its frame pointer: .cbCalleeParams 0. */
+	memset(&g_mem, 0, sizeof(g_mem));
+	poke(&g_mem, fp, 0, 4);
+	poke(&g_mem, fp + 4, 0x402010, 4);
+	poke(&g_mem, fp + 8, 0x405000, 4);
+	poke(&g_mem, fp + 16, 0x406000, 4);	/* wrong: params 8 */
+	memset(&regs, 0, sizeof(regs));
+	uw_reg_set(&regs, UW_X86_EIP, 0x401f00);	/* no record */
+	uw_reg_set(&regs, UW_X86_ESP, sp);
+	uw_reg_set(&regs, UW_X86_EBP, fp);
+	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	ok(n == 3 && fr[0].source == UW_SRC_FP && fr[1].pc == 0x402010 &&
+	   fr[1].source == UW_SRC_BREAKPAD && fr[2].pc == 0x405000 &&
+	   fr[2].sp == fp + 12,
+	   "a callee unwound by frame pointers: .cbCalleeParams 0 (%zu, %s)",
+	   n, uw_stop_name(res.stop));
+}
+
 int main(void)
 {
 	tap_begin(-1);
@@ -656,5 +731,6 @@ int main(void)
 	test_cfi_rules();
 	test_win();
 	test_walks();
+	test_win_walks();
 	return tap_done();
 }

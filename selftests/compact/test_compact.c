@@ -659,6 +659,18 @@ static void test_walk_x86_64(void)
 	n = walk(8);
 	ok(n == 4, "stack bounds do not stop the read of the text (%zu)", n);
 
+	/* Link-time addresses in the table, the slide in the module's bias:
+	 * the same frames, the sub read at its run-time address. */
+	ok(init(&fx.cu, &fx.t, TXT - 0x1000 - 0x10000, UW_ARCH_X86_64) == 0,
+	   "walk table at link-time addresses: init");
+	fx.mod.bias = 0x10000;
+	n = walk(8);
+	ok(n == 4 && fr[1].pc == TXT + 0x15 && fr[1].sp == sp1 &&
+	   fr[2].pc == TXT + 0x05 && fr[2].sp == sp2 &&
+	   fr[2].source == UW_SRC_COMPACT,
+	   "load bias: the same walk, the indirect sub read at run time (%zu)",
+	   n);
+
 	/* encoding 0: frame pointers */
 	put32(&fx.t, p + 8 + 8 * 2 + 4, 0);
 	n = walk(2);
