@@ -60,7 +60,8 @@ int bp_file_open(const char *path, uint64_t base, struct bp_file *f)
 	if (f->size) {
 		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (f->map == MAP_FAILED) {
-			fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+			fprintf(stderr, "uwind: %s: %s\n", path,
+				strerror(errno));
 			f->map = NULL;
 			close(fd);
 			return -1;
@@ -246,7 +247,8 @@ int bp_lookup_line(const struct bp_file *f, uint64_t pc, bool verbose,
 	cfg.mem.ctx = &s;
 	memset(&callee, 0, sizeof(callee));
 	for (r = 0; r < UW_NREGS; r++)
-		uw_reg_set(&callee, r, r == ai.sp ? syn_sp(&s) : syn_reg(&s, r));
+		uw_reg_set(&callee, r,
+			   r == ai.sp ? syn_sp(&s) : syn_reg(&s, r));
 	memset(&w, 0, sizeof(w));
 	ret = uw_bp_unwind(&f->bp, pc, &cfg, &w, &callee, &caller);
 	fprintf(out, "0x%llx", (unsigned long long)pc);

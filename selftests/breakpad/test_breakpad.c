@@ -567,6 +567,34 @@ static void test_win(void)
 
 /* ---- walks ---- */
 
+/* What the walks use: one module [0x401000, 0x404000) unwound by wf.bp. */
+static struct {
+	struct uw_cursor cur;
+	struct uw_walk_cfg cfg;
+	struct uw_frame fr[8];
+	struct uw_walk_result res;
+	struct uw_module mod;
+	struct uw_regs regs;
+	struct uw_bp bp;
+} wf;
+
+static void walk_setup(enum uw_arch arch, uint64_t bias)
+{
+	memset(&wf.mod, 0, sizeof(wf.mod));
+	wf.mod.start = 0x401000;
+	wf.mod.end = 0x404000;
+	wf.mod.bias = bias;
+	wf.mod.bp = &wf.bp;
+	cfg_init(&wf.cfg, arch);
+	wf.cfg.mods = &wf.mod;
+	wf.cfg.nmods = 1;
+}
+
+static size_t walk(void)
+{
+	return uw_walk(&wf.cur, &wf.cfg, &wf.regs, wf.fr, 8, &wf.res);
+}
+
 static void test_walks(void)
 {
 	static const char a64[] =
@@ -582,26 +610,13 @@ static void test_walks(void)
 		"STACK CFI INIT 1000 40 .cfa: $rsp 8 + .ra: .cfa -8 + ^\n"
 		"STACK CFI 1001 $rbx: .cfa -16 + ^ .cfa: $rsp 16 +\n"
 		"STACK CFI INIT 2000 40 .cfa: $rsp 8 +\n";
-	static struct uw_cursor cur;
-	struct uw_walk_cfg cfg;
-	struct uw_frame fr[8];
-	struct uw_walk_result res;
-	struct uw_module mod;
-	struct uw_regs regs;
-	struct uw_bp bp;
 	uint64_t sp = STK + 0x800;
 	size_t n;
 
 	memset(&g_mem, 0, sizeof(g_mem));
-	ok(load(&bp, a64, 0x400000, UW_ARCH_NONE) == 0, "arm64 walk file");
-	memset(&mod, 0, sizeof(mod));
-	mod.start = 0x401000;
-	mod.end = 0x404000;
-	mod.bp = &bp;
-	cfg_init(&cfg, UW_ARCH_AARCH64);
-	cfg.mods = &mod;
-	cfg.nmods = 1;
-	cfg.pac_mask = 0xff00000000000000ull;
+	ok(load(&wf.bp, a64, 0x400000, UW_ARCH_NONE) == 0, "arm64 walk file");
+	walk_setup(UW_ARCH_AARCH64, 0);
+	wf.cfg.pac_mask = 0xff00000000000000ull;
 	/* leaf at 0x1000 (ra in x30) -> 0x1010 in a framed function -> 0x2010
 	 * (x29 frame) -> 0x3008 (outermost) */
 	poke(&g_mem, sp, sp + 0x100, 8);		/* saved x29 */
@@ -609,42 +624,40 @@ static void test_walks(void)
 	poke(&g_mem, sp + 16, 0x1919, 8);
 	poke(&g_mem, sp + 0x100, 0, 8);
 	poke(&g_mem, sp + 0x108, 0x403008, 8);
-	memset(&regs, 0, sizeof(regs));
-	uw_reg_set(&regs, UW_AARCH64_PC, 0x401000);
-	uw_reg_set(&regs, UW_AARCH64_SP, sp);
-	uw_reg_set(&regs, UW_AARCH64_X30, 0x401014);
-	uw_reg_set(&regs, UW_AARCH64_X29, 0x7777);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-	ok(n == 4 && fr[1].pc == 0x401014 && fr[1].sp == sp &&
-	   fr[2].pc == 0x402010 && fr[2].sp == sp + 32 &&
-	   fr[3].pc == 0x403008 && fr[3].sp == sp + 0x110 &&
-	   fr[0].source == UW_SRC_BREAKPAD && fr[2].source == UW_SRC_BREAKPAD &&
-	   res.stop == UW_STOP_OUTERMOST,
+	memset(&wf.regs, 0, sizeof(wf.regs));
+	uw_reg_set(&wf.regs, UW_AARCH64_PC, 0x401000);
+	uw_reg_set(&wf.regs, UW_AARCH64_SP, sp);
+	uw_reg_set(&wf.regs, UW_AARCH64_X30, 0x401014);
+	uw_reg_set(&wf.regs, UW_AARCH64_X29, 0x7777);
+	n = walk();
+	ok(n == 4 && wf.fr[1].pc == 0x401014 && wf.fr[1].sp == sp &&
+	   wf.fr[2].pc == 0x402010 && wf.fr[2].sp == sp + 32 &&
+	   wf.fr[3].pc == 0x403008 && wf.fr[3].sp == sp + 0x110 &&
+	   wf.fr[0].source == UW_SRC_BREAKPAD && wf.fr[2].source == UW_SRC_BREAKPAD &&
+	   wf.res.stop == UW_STOP_OUTERMOST,
 	   "arm64 walk: leaf (x30, sp unchanged), saved lr with pointer-auth"
 	   " bits, x29 frame, then .ra: .undef (%zu frames, %s)", n,
-	   uw_stop_name(res.stop));
-	ok(cur.regs.r[19] == 0x1919 && (cur.regs.valid >> 19 & 1),
+	   uw_stop_name(wf.res.stop));
+	ok(wf.cur.regs.r[19] == 0x1919 && (wf.cur.regs.valid >> 19 & 1),
 	   "x19 restored by a rule, carried through the next frame");
 
-	ok(load(&bp, x64, 0x400000, UW_ARCH_NONE) == 0, "x86-64 walk file");
-	mod.end = 0x403000;
-	cfg_init(&cfg, UW_ARCH_X86_64);
-	cfg.mods = &mod;
-	cfg.nmods = 1;
+	ok(load(&wf.bp, x64, 0x400000, UW_ARCH_NONE) == 0, "x86-64 walk file");
+	walk_setup(UW_ARCH_X86_64, 0);
+	wf.mod.end = 0x403000;
 	memset(&g_mem, 0, sizeof(g_mem));
 	poke(&g_mem, sp, 0xb0b, 8);		/* pushed rbx */
 	poke(&g_mem, sp + 8, 0x402008, 8);
 	poke(&g_mem, sp + 16, 0x999, 8);	/* ra of 0x2000's frame */
-	memset(&regs, 0, sizeof(regs));
-	uw_reg_set(&regs, UW_X86_64_RIP, 0x401010);
-	uw_reg_set(&regs, UW_X86_64_RSP, sp);
-	uw_reg_set(&regs, UW_X86_64_RBP, 0);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-	ok(n == 2 && fr[1].pc == 0x402008 && fr[1].sp == sp + 16 &&
-	   cur.regs.r[3] == 0xb0b && res.stop == UW_STOP_END &&
-	   cur.source == UW_SRC_FP,
+	memset(&wf.regs, 0, sizeof(wf.regs));
+	uw_reg_set(&wf.regs, UW_X86_64_RIP, 0x401010);
+	uw_reg_set(&wf.regs, UW_X86_64_RSP, sp);
+	uw_reg_set(&wf.regs, UW_X86_64_RBP, 0);
+	n = walk();
+	ok(n == 2 && wf.fr[1].pc == 0x402008 && wf.fr[1].sp == sp + 16 &&
+	   wf.cur.regs.r[3] == 0xb0b && wf.res.stop == UW_STOP_END &&
+	   wf.cur.source == UW_SRC_FP,
 	   "x86-64 walk: rbx restored; a record without .ra falls back to"
-	   " frame pointers (%zu, %s)", n, uw_stop_name(res.stop));
+	   " frame pointers (%zu, %s)", n, uw_stop_name(wf.res.stop));
 }
 
 /*
@@ -659,50 +672,36 @@ static void test_win_walks(void)
 		"STACK WIN 4 1000 100 0 0 8 0 0 0 1 $eip $esp ^ = $esp $esp 4 + =\n"
 		"STACK WIN 4 2000 100 0 0 8 0 0 0 1 $eip $esp .cbCalleeParams + ^ ="
 		" $esp $esp .cbCalleeParams + 4 + =\n";
-	static const struct { uint64_t base, bias; } sp_[2] = {
+	static const struct { uint64_t base, bias; } cases[2] = {
 		{ 0x400000, 0 }, { 0, 0x400000 },
 	};
-	static struct uw_cursor cur;
-	struct uw_walk_cfg cfg;
-	struct uw_frame fr[8];
-	struct uw_walk_result res;
-	struct uw_module mod;
-	struct uw_regs regs;
-	struct uw_bp bp;
 	uint64_t sp = STK + 0x800, fp = STK + 0x900;
 	unsigned int i;
 	size_t n;
 
 	for (i = 0; i < 2; i++) {
-		ok(load(&bp, x86, sp_[i].base, UW_ARCH_NONE) == 0,
+		ok(load(&wf.bp, x86, cases[i].base, UW_ARCH_NONE) == 0,
 		   "x86 STACK WIN walk file, base %#llx",
-		   (unsigned long long)sp_[i].base);
-		memset(&mod, 0, sizeof(mod));
-		mod.start = 0x401000;
-		mod.end = 0x404000;
-		mod.bias = sp_[i].bias;
-		mod.bp = &bp;
-		cfg_init(&cfg, UW_ARCH_X86);
-		cfg.mods = &mod;
-		cfg.nmods = 1;
-		cfg.flags = UW_WALK_NO_SIGFRAME;
+		   (unsigned long long)cases[i].base);
+		walk_setup(UW_ARCH_X86, cases[i].bias);
+		wf.cfg.flags = UW_WALK_NO_SIGFRAME;
 		memset(&g_mem, 0, sizeof(g_mem));
 		/* 0x1010 -> 0x2010, whose ra lies past the callee's 8 bytes */
 		poke(&g_mem, sp, 0x402010, 4);
 		poke(&g_mem, sp + 4, 0x406000, 4);	/* wrong: params 0 */
 		poke(&g_mem, sp + 12, 0x405000, 4);
-		memset(&regs, 0, sizeof(regs));
-		uw_reg_set(&regs, UW_X86_EIP, 0x401010);
-		uw_reg_set(&regs, UW_X86_ESP, sp);
-		uw_reg_set(&regs, UW_X86_EBP, 0);
-		n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-		ok(n == 3 && fr[1].pc == 0x402010 && fr[1].sp == sp + 4 &&
-		   fr[2].pc == 0x405000 && fr[2].sp == sp + 16 &&
-		   fr[0].source == UW_SRC_BREAKPAD &&
-		   fr[1].source == UW_SRC_BREAKPAD && res.stop == UW_STOP_END,
+		memset(&wf.regs, 0, sizeof(wf.regs));
+		uw_reg_set(&wf.regs, UW_X86_EIP, 0x401010);
+		uw_reg_set(&wf.regs, UW_X86_ESP, sp);
+		uw_reg_set(&wf.regs, UW_X86_EBP, 0);
+		n = walk();
+		ok(n == 3 && wf.fr[1].pc == 0x402010 && wf.fr[1].sp == sp + 4 &&
+		   wf.fr[2].pc == 0x405000 && wf.fr[2].sp == sp + 16 &&
+		   wf.fr[0].source == UW_SRC_BREAKPAD &&
+		   wf.fr[1].source == UW_SRC_BREAKPAD && wf.res.stop == UW_STOP_END,
 		   "bias %#llx: .cbCalleeParams is the callee's .cbParams (8)"
-		   " (%zu frames, %s)", (unsigned long long)sp_[i].bias, n,
-		   uw_stop_name(res.stop));
+		   " (%zu frames, %s)", (unsigned long long)cases[i].bias, n,
+		   uw_stop_name(wf.res.stop));
 	}
 	/* The callee unwound by its frame pointer: .cbCalleeParams 0. */
 	memset(&g_mem, 0, sizeof(g_mem));
@@ -710,16 +709,16 @@ static void test_win_walks(void)
 	poke(&g_mem, fp + 4, 0x402010, 4);
 	poke(&g_mem, fp + 8, 0x405000, 4);
 	poke(&g_mem, fp + 16, 0x406000, 4);	/* wrong: params 8 */
-	memset(&regs, 0, sizeof(regs));
-	uw_reg_set(&regs, UW_X86_EIP, 0x401f00);	/* no record */
-	uw_reg_set(&regs, UW_X86_ESP, sp);
-	uw_reg_set(&regs, UW_X86_EBP, fp);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
-	ok(n == 3 && fr[0].source == UW_SRC_FP && fr[1].pc == 0x402010 &&
-	   fr[1].source == UW_SRC_BREAKPAD && fr[2].pc == 0x405000 &&
-	   fr[2].sp == fp + 12,
+	memset(&wf.regs, 0, sizeof(wf.regs));
+	uw_reg_set(&wf.regs, UW_X86_EIP, 0x401f00);	/* no record */
+	uw_reg_set(&wf.regs, UW_X86_ESP, sp);
+	uw_reg_set(&wf.regs, UW_X86_EBP, fp);
+	n = walk();
+	ok(n == 3 && wf.fr[0].source == UW_SRC_FP && wf.fr[1].pc == 0x402010 &&
+	   wf.fr[1].source == UW_SRC_BREAKPAD && wf.fr[2].pc == 0x405000 &&
+	   wf.fr[2].sp == fp + 12,
 	   "a callee unwound by frame pointers: .cbCalleeParams 0 (%zu, %s)",
-	   n, uw_stop_name(res.stop));
+	   n, uw_stop_name(wf.res.stop));
 }
 
 int main(void)
