@@ -4,7 +4,14 @@
  *
  *   uwind_main.c  load/unload, parameters, debugfs
  *   hook.c        the perf_callchain_user replacement (NMI/IRQ context)
- *   tables.c      SFrame tables per file and per process (task context)
+ *   files.c       SFrame tables per file, the memory caps, breaks per file
+ *   registry.c    the tables of each process (task context; RCU readers)
+ *   events.c      what makes the registry scan: exec, samples, unmaps
+ *   arch_*.c      the machine: x86-64 only so far (see "The architecture")
+ *
+ * The module's own names start with uwk_ (UWK_ for constants): uw_ and UW_
+ * belong to the core's public API (include/uwind/), which the module uses
+ * like any other host.
  */
 #ifndef UWIND_KMOD_H
 #define UWIND_KMOD_H
@@ -13,37 +20,55 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/uidgid.h>
+#include <linux/workqueue.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
 
 /* Module parameters (uwind_main.c). */
-extern bool uw_enable;
-extern unsigned int uw_max_table_kb;
-extern unsigned int uw_max_total_mb;
-extern unsigned int uw_rescan_ms;
+extern bool uwk_enable;
+extern unsigned int uwk_max_table_kb;
+extern unsigned int uwk_max_total_mb;
+extern unsigned int uwk_max_user_pct;
+extern unsigned int uwk_rescan_ms;
 
 /* Counters, read through debugfs "stats". */
-enum uw_stat {
-	UW_ST_SAMPLES,		/* callchains walked by uwind */
-	UW_ST_PASSED,		/* callchains left to the kernel's own walker */
-	UW_ST_FRAMES_SFRAME,
-	UW_ST_FRAMES_FP,
-	UW_ST_FRAMES_SIGFRAME,
-	UW_ST_TABLES_LOADED,	/* SFrame sections copied in */
-	UW_ST_TABLES_REJECTED,	/* malformed sections refused */
-	UW_ST_TABLES_OVER,	/* sections left out: max_total_mb reached */
-	UW_ST_SCANS,		/* process mappings scanned */
-	UW_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
-	UW_ST_COUNT,
+enum uwk_stat {
+	UWK_ST_SAMPLES,		/* callchains walked by uwind */
+	UWK_ST_PASSED,		/* callchains left to the kernel's own walker */
+	UWK_ST_PASSED_VCPU,	/* ... because a KVM guest was running */
+	UWK_ST_FRAMES_SFRAME,
+	UWK_ST_FRAMES_FP,
+	UWK_ST_FRAMES_SIGFRAME,
+	UWK_ST_TABLES_LOADED,	/* SFrame sections copied in */
+	UWK_ST_TABLES_REJECTED,	/* malformed sections refused */
+	UWK_ST_TABLES_OVER,	/* sections left out: max_total_mb reached */
+	UWK_ST_TABLES_OVER_USER,	/* left out: the user's max_user_pct share */
+	UWK_ST_SCANS,		/* process mappings scanned */
+	UWK_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
+	/* Where each walk ended (hook.c): one of these per walk. */
+	UWK_ST_END_ENTRY,	/* past the program's entry: the chain is whole */
+	UWK_ST_END_NO_TABLE,	/* in a mapped file without a table (per file) */
+	UWK_ST_END_OTHER,	/* elsewhere: read fault, bad row, no mapping */
+	UWK_ST_END_DEPTH,	/* at the sample's depth limit */
+	UWK_ST_COUNT,
 };
 
-void uw_stat_inc(enum uw_stat s);
-void uw_stat_stop(unsigned int stop);
-void uw_stats_show(struct seq_file *m);
+/*
+ * A stop reason of the module's own, after the core's (enum uw_stop): a
+ * frame-pointer guess outside every executable mapping ended the walk.
+ */
+#define UWK_STOP_FP_OUTSIDE	UW_STOP_COUNT
+#define UWK_KSTOP_COUNT		(UW_STOP_COUNT + 1)
+
+void uwk_stat_inc(enum uwk_stat s);
+void uwk_stat_stop(unsigned int stop);
+void uwk_stats_show(struct seq_file *m);
 
 /* Bytes of kernel memory held for tables, and objects alive. */
-extern atomic_long_t uw_bytes_held;
-extern atomic_t uw_nr_mms, uw_nr_files;
+extern atomic_long_t uwk_bytes_held;
+extern atomic_long_t uwk_table_bytes;	/* SFrame sections, all users */
+extern atomic_t uwk_nr_mms, uwk_nr_files;
 
 /*
  * One process's executable mappings, published with RCU for the hook.
@@ -51,7 +76,7 @@ extern atomic_t uw_nr_mms, uw_nr_files;
  * pointing at a per-mapping copy of its file's decoded header (sfs[i],
  * whose section address carries the mapping's load bias).
  */
-struct uw_kmm {
+struct uwk_kmm {
 	struct hlist_node node;
 	struct rcu_head rcu;
 	struct llist_node free_node;
@@ -59,27 +84,93 @@ struct uw_kmm {
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	unsigned long scanned;		/* jiffies of the scan */
-	unsigned long seq;		/* scan order (tables.c) */
+	unsigned long seq;		/* scan order (registry.c) */
 	int map_count;			/* mm->map_count when scanned */
 	unsigned long stale_seq;	/* 0, or when a mapping was unmapped */
 	size_t bytes;
 	u32 n;
-	struct uw_kmap *maps;
+	struct uwk_kmap *maps;
 	struct uw_module *mods;
 	struct uw_sframe *sfs;
 };
 
-/* Tables (tables.c). */
-int uw_tables_init(void);
-void uw_tables_exit(void);
-struct uw_kmm *uw_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
-void uw_request_scan(struct uw_kmm *kmm, bool uncovered); /* any context */
-void uw_gc(void);
-void uw_tables_flush(void);
-void uw_tables_show(struct seq_file *m);
+/* Per-file tables (files.c): task context unless said otherwise. */
+struct uwk_kfile;
+struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
+void uwk_kfile_put(struct uwk_kfile *kf);
+bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
+		      struct uw_sframe *sf);
+const char *uwk_kfile_state(const struct uwk_kfile *kf);
+void uwk_kfile_note_break(struct uwk_kfile *kf);		/* any context */
+void uwk_files_exit(void);
+void uwk_users_show(struct seq_file *m);
+void uwk_breaks_show(struct seq_file *m);
+
+/* The per-process registry (registry.c). */
+int uwk_registry_init(void);
+void uwk_registry_exit(void);
+struct uwk_kmm *uwk_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
+bool uwk_kmm_covers(const struct uwk_kmm *kmm, u64 start, u64 end);
+/* Any context: */
+bool uwk_kmm_note_break(const struct uwk_kmm *kmm, u16 module);
+void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
+		 unsigned long asked);
+unsigned long uwk_next_seq(void);			/* any context */
+void uwk_queue_work(struct work_struct *w);		/* any context */
+void uwk_gc(void);
+void uwk_gc_soon(void);					/* any context */
+void uwk_tables_flush(void);
+void uwk_tables_show(struct seq_file *m);
+
+/* Scan and unmap events (events.c). */
+int uwk_events_init(void);
+void uwk_events_exit(void);
+void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
+
+/*
+ * The architecture (arch_x86_64.c): all the module knows of the machine.
+ * A port to another architecture supplies one file defining these (and
+ * adds it to Kbuild, which refuses architectures without one):
+ *
+ * uwk_arch               the core's architecture for walks and for the
+ *                        SFrame tables accepted, the ELF e_machine of the
+ *                        files read (64-bit, little-endian), the DWARF
+ *                        numbers of the pc and the stack pointer.
+ * uwk_arch_takes()       whether the module walks a sample with these
+ *                        user registers; the others (32-bit tasks, ...)
+ *                        go to the kernel's walker.  Any context.
+ * uwk_arch_regs()        the user registers in DWARF numbering, as the
+ *                        core's walker takes them.  Any context.
+ * uwk_arch_ftrace_arg()  argument n of the function an ftrace_ops
+ *                        callback (SAVE_REGS) interrupted.
+ * uwk_arch_ftrace_redirect()  make that callback resume at pc instead of
+ *                        the function (the hook's redirect of
+ *                        perf_callchain_user() to uwind's walker).
+ *
+ * For arm64: pt_regs regs[0..30], sp and pc are DWARF 0-31 and 32;
+ * compat_user_mode() tells a 32-bit task; on 6.1 ftrace_instruction_
+ * pointer_set() does nothing there (no DYNAMIC_FTRACE_WITH_ARGS), so the
+ * redirect is instruction_pointer_set(ftrace_get_regs(fregs), pc); from
+ * 6.2 arm64 has WITH_ARGS only, SAVE_REGS ops cannot be registered, and
+ * ftrace_regs_get_argument() takes over the argument.
+ * All of these run from ftrace callbacks: notrace.
+ */
+struct uwk_arch {
+	enum uw_arch uw_arch;
+	u16 elf_machine;
+	u8 pc, sp;
+};
+
+extern const struct uwk_arch uwk_arch;
+
+struct ftrace_regs;
+bool uwk_arch_takes(const struct pt_regs *regs);
+void uwk_arch_regs(struct uw_regs *r, const struct pt_regs *regs);
+unsigned long uwk_arch_ftrace_arg(struct ftrace_regs *fregs, unsigned int n);
+void uwk_arch_ftrace_redirect(struct ftrace_regs *fregs, unsigned long pc);
 
 /* The hook (hook.c). */
-int uw_hook_init(void);
-void uw_hook_exit(void);
+int uwk_hook_init(void);
+void uwk_hook_exit(void);
 
 #endif /* UWIND_KMOD_H */

@@ -59,6 +59,6 @@ awk -v w="$W" '
 	}' "$log.without" "$log.with"
 echo
 echo "== uwind stats after the second run:"
-part stats | grep -E '^(samples|frames_[a-z]+|tables_[a-z]+|stop_[a-z_]+|scans|lazy_requests) ' |
+part stats | grep -E '^(samples|frames_[a-z]+|tables_[a-z]+|stop_[a-z_]+|end_[a-z_]+|scans|lazy_requests) ' |
 	tr '\n' ' ' | fold -s -w 100
 echo

@@ -43,7 +43,9 @@ mkdir -p "$kdir"
 set --
 for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
-    "$kt"/bad-*; do
+    "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
+    "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
+    "$kt"/bpfstack "$kt"/bad-*; do
 	[ -f "$f" ] || continue
 	case $f in *.tmp) continue ;; esac
 	set -- "$@" "$f:/root/${f##*/}"
@@ -58,6 +60,15 @@ for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
 done
 [ -d "$kt/lib" ] && set -- "$@" "$kt/lib:/root/lib"
 set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh"
+# KVM, for the test of samples taken while a guest runs (kvmspin): the
+# kernel's own modules, to load in the guest (/root/kmod).
+if . "$top/scripts/kernel-env.sh" 2>/dev/null; then
+	for m in virt/lib/irqbypass drivers/crypto/ccp/ccp arch/x86/kvm/kvm \
+	    arch/x86/kvm/kvm-amd; do
+		f=$UWIND_KMODDIR/kernel/$m.ko
+		[ -f "$f" ] && set -- "$@" "$f:/root/kmod/${m##*/}.ko"
+	done
+fi
 if [ "$nomod" -eq 0 ] && [ -f "$ko" ]; then
 	set -- "$@" "$ko:/root/uwind.ko"
 fi

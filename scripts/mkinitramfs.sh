@@ -203,6 +203,8 @@ for d in bin sbin usr/bin usr/sbin lib lib64 etc dev proc sys tmp root \
 	mkdir -p "$stage/$d"
 done
 chmod 1777 "$stage/tmp"
+# mktemp made the root 0700: the tests run programs as ordinary users too.
+chmod 755 "$stage"
 
 # busybox and an applet link for each applet, where busybox says it lives.
 # A foreign busybox cannot be asked here: /init makes its links ("busybox

@@ -23,6 +23,9 @@
 # prints its banner.  Where /dev/kvm exists but cannot run the kernel (as
 # on these machines) the probe fails once and TCG is used from then on.
 #
+# Under TCG the CPU is qemu64 with SVM, which QEMU emulates: the guest can
+# load kvm-amd and run a nested guest.  Under KVM it is the host's CPU.
+#
 # Prints the boot time (guest uptime when /init started, host wall time)
 # on stderr.  Exit status: the guest test's status when it reported one
 # ("UWIND-EXIT N"), 124 on timeout, 125 when the guest ended without one.
@@ -50,7 +53,9 @@ done
 case $arch in
 x86_64 | amd64)
 	[ -n "$vmlinux" ] || vmlinux=$(O=$O sh "$top/scripts/extract-vmlinux.sh")
-	qemu=qemu-system-x86_64 tcg_args="" kvm_args="-cpu host"
+	# TCG emulates AMD SVM: the x86-64 guest can run KVM guests of its own
+	# (the test of samples taken while a guest runs).
+	qemu=qemu-system-x86_64 tcg_args="-cpu qemu64,+svm" kvm_args="-cpu host"
 	console=ttyS0 kdir=$O/kernel
 	;;
 arm64 | aarch64)

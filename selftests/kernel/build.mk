@@ -96,7 +96,7 @@ $(KT_OUT)/tiny-dyn: selftests/kernel/tiny.c $(KT_LIB)/libuwchain.so
 	$(KT_CC) $(KT_SF) -o $@ $< -L$(KT_LIB) -luwchain $(KT_RPATH)
 
 # Copies of leaf-sf with a damaged SFrame section, one per kind.
-$(KT_OUT)/sframe-corrupt: selftests/kernel/sframe-corrupt.c
+$(KT_OUT)/sframe-corrupt: selftests/kernel/sframe-corrupt.c selftests/kernel/sframe-file.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $<
 
@@ -106,10 +106,58 @@ $(KT_OUT)/bad-%: $(KT_OUT)/leaf-sf $(KT_OUT)/sframe-corrupt
 	$(KT_OUT)/sframe-corrupt $* $< $@.tmp && chmod +x $@.tmp && \
 		mv $@.tmp $@
 
-KT_PROGS := $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
+# Guest tools for the memory-limit tests: sparse copies of a program with
+# a large table, and N processes started at once as another user.
+$(KT_OUT)/sframe-grow: selftests/kernel/sframe-grow.c selftests/kernel/sframe-file.h
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+$(KT_OUT)/uwspawn: selftests/kernel/uwspawn.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+# A frame-pointer guess outside every mapping (fpjunk), a hot loop in
+# libc's memcpy (memloop), a KVM guest that spins (kvmspin).
+$(KT_OUT)/fpjunk: selftests/kernel/fpjunk.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+$(KT_OUT)/memloop: selftests/kernel/memloop.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+$(KT_OUT)/kvmspin: selftests/kernel/kvmspin.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+# The consumers: leaf-sys makes system calls from its leaf (tracepoint
+# samples, perf trace); leaf-st is static (its addresses are its symbols',
+# in leaf-st.syms) for bpfstack, a BPF loader on the bpf() system call.
+$(KT_OUT)/leaf-sys: selftests/kernel/leaf.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -DLEAF_SYSCALL -o $@ $<
+
+$(KT_OUT)/leaf-st: selftests/kernel/leaf.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -static -o $@ $<
+
+$(KT_OUT)/leaf-st.syms: $(KT_OUT)/leaf-st
+	nm -n -S --defined-only $< | awk '$$3 ~ /^[Tt]$$/' > $@
+
+$(KT_OUT)/bpfstack: selftests/kernel/bpfstack.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+KT_PROGS := $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
+	$(KT_OUT)/bpfstack $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
+	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
+
+# The programs' clock (leaf.c and the others spin for a given time).
+$(filter-out %.so %.syms $(KT_BAD) $(KT_OUT)/sframe-%,$(KT_PROGS)): \
+	selftests/kernel/now.h
 
 kernel-progs: $(KT_PROGS)
 

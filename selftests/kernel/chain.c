@@ -15,6 +15,7 @@
 #ifdef CHAIN_DLOPEN
 #include <dlfcn.h>
 #endif
+#include "now.h"
 
 #ifndef LIB_FUNC
 #define LIB_FUNC lib_enter
@@ -23,14 +24,6 @@
 #define STR(x) STR_(x)
 
 static volatile unsigned long sink;
-
-static unsigned long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 __attribute__((noinline)) void chain_leaf(void)
 {

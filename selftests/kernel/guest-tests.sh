@@ -136,7 +136,11 @@ t_leaf()
 	rec "$T/a1.data" -- /root/leaf-sf 1000
 	ok $? "perf record -g of leaf-sf with the module"
 	s1=$(stat_val samples) f1=$(stat_val frames_sframe)
+	e1=$(($(stat_val end_past_entry) - $(awk '$1 == "end_past_entry" { print $2 }' "$T/a1.data.stats")))
 	expect_full "(a) with the module" "$T/a1.data" leaf-sf "$LEAF"
+	# (n) Where the walks ended: past main, not broken in libc.
+	[ "$m_full" -ge "$UW_MIN" ] && at_least 99 "$e1" "$m_full"
+	ok $? "(n) leaf-sf: end_past_entry +$e1, >= 99% of its $m_full full chains: they end past main, not in libc"
 	echo "# stats: samples +$((s1 - s0)), frames_sframe +$((f1 - f0))"
 	[ $((s1 - s0)) -ge "$m_user" ] && [ $((f1 - f0)) -ge $((3 * m_full)) ]
 	ok $? "stats: samples +$((s1 - s0)) >= $m_user, frames_sframe +$((f1 - f0)) >= 3 x $m_full"
@@ -206,6 +210,391 @@ t_cap()
 	ok $? "max_total_mb=0: leaf-sf's mapping is 'over-max_total_mb' (got '$st'), tables_over_max_total +$((o1 - o0))"
 	unload && load
 	ok $? "reload without parameters"
+}
+
+# meminfo KEY: a /proc/meminfo value, in kB.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# spawn_at_once UID N PROG ARGS...: start N processes of PROG (a "%d" in
+# it numbers them) at once as UID (uwspawn), in the background; their
+# pids in $T/spawn.pids, the spawner's in sp.
+spawn_at_once()
+{
+	: > "$T/spawn.pids"
+	/root/uwspawn "$@" > "$T/spawn.pids" &
+	sp=$!
+	_i=0
+	while [ "$(grep -c . "$T/spawn.pids")" -lt "$2" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# own_states PATTERN: the module's state for the mapping of PATTERN.K in
+# the K-th process of $T/spawn.pids, for each K in order ("-" while it is
+# not scanned yet), on one line.
+own_states()
+{
+	awk -v pat="${1##*/}" '
+	NR == FNR { idx[$1] = n++; next }
+	$1 == "pid" { cur = ($2 in idx) ? idx[$2] : -1; next }
+	cur >= 0 && $2 == pat "." cur && !(cur in st) { st[cur] = $3 }
+	END { for (k = 0; k < n; k++) printf " %s", (k in st) ? st[k] : "-" }
+	' "$T/spawn.pids" "$UW_DBG/tables"
+}
+
+# watch_scans PATTERN: until every process of $T/spawn.pids has a state
+# for its own PATTERN.K file (at most about 60 s), follow the module's
+# bytes and the guest's MemAvailable: peak_bytes (bytes_held), low_avail
+# (kB); state_list: the states then (own_states).
+watch_scans()
+{
+	peak_bytes=0 low_avail=$(meminfo MemAvailable)
+	_i=0
+	while [ $_i -lt 300 ]; do
+		_b=$(stat_val bytes_held)
+		_m=$(meminfo MemAvailable)
+		[ "$_b" -gt "$peak_bytes" ] && peak_bytes=$_b
+		[ "$_m" -lt "$low_avail" ] && low_avail=$_m
+		state_list=$(own_states "$1")
+		case "$state_list " in
+		*" - "*) ;;
+		*) break ;;
+		esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_b=$(stat_val bytes_held)
+	[ "$_b" -gt "$peak_bytes" ] && peak_bytes=$_b
+}
+
+# reap: end the processes of $T/spawn.pids and their spawner.
+reap()
+{
+	# shellcheck disable=SC2046
+	kill $(cat "$T/spawn.pids") 2>/dev/null
+	wait "$sp" 2>/dev/null
+}
+
+# count WORD LIST...: how many of LIST are WORD.
+count() { _w=$1; shift; _c=0; for _x; do [ "$_x" = "$_w" ] && _c=$((_c + 1)); done; echo $_c; }
+
+# (j) max_total_mb holds when tables load at once: twelve copies of a
+# program whose table needs 64 MiB (a sparse file, a valid table), started
+# at the same moment by an ordinary user.  The cap may be passed by at
+# most one table, and the guest keeps half its memory.
+t_conc()
+{
+	unload && insmod "$UW_KO" max_user_pct=100
+	ok $? "insmod max_user_pct=100 (the global cap alone)"
+	/root/sframe-grow grow 64 /root/leaf-sf "$T/big" 12
+	ok $? "twelve sparse copies of leaf-sf with 64 MiB tables"
+	cap=$(($(cat /sys/module/uwind/parameters/max_total_mb) << 20))
+	total=$(meminfo MemTotal)
+	echo 1 > "$UW_DBG/gc"
+	b0=$(stat_val bytes_held) a0=$(meminfo MemAvailable)
+	spawn_at_once 1000 12 "$T/big.%d" 60000
+	watch_scans "$T/big"
+	reap
+	echo "# states:$state_list"
+	echo "# bytes_held $b0 before, peak $peak_bytes (cap $cap);" \
+		"MemAvailable $a0 kB before, lowest $low_avail kB of $total kB"
+	nload=$(count sframe $state_list)
+	nover=$(count over-max_total_mb $state_list)
+	[ "$nload" -ge 1 ] && [ "$nover" -ge 1 ] &&
+		[ $((nload + nover)) -eq 12 ]
+	ok $? "(j) 12 at once: $nload tables loaded, $nover over max_total_mb"
+	[ "$peak_bytes" -le $((cap + (64 << 20))) ]
+	ok $? "(j) bytes held peaked at $((peak_bytes >> 20)) MiB <= cap $((cap >> 20)) MiB + one table"
+	[ "$low_avail" -ge $((total / 2)) ]
+	ok $? "(j) MemAvailable stayed above half the guest's memory (lowest $((low_avail >> 10)) MiB of $((total >> 10)) MiB)"
+	rm -f "$T"/big.*
+	unload && load
+}
+
+# (k) a table costs what its header says it holds: leaf-sf's table (a
+# 226-byte section) in a segment declared 64 MiB is loaded at its own
+# size, not copied whole.
+t_pad()
+{
+	load
+	/root/sframe-grow pad 64 /root/leaf-sf "$T/pad" 6
+	ok $? "six sparse copies of leaf-sf whose 226-byte table claims 64 MiB"
+	echo 1 > "$UW_DBG/gc"
+	b0=$(stat_val bytes_held) t0=$(stat_val table_bytes)
+	spawn_at_once 1000 6 "$T/pad.%d" 60000
+	watch_scans "$T/pad"
+	t1=$(stat_val table_bytes)
+	reap
+	echo "# states:$state_list; bytes_held $b0 before, peak $peak_bytes;" \
+		"table_bytes $t0 before, $t1 after"
+	[ "$(count sframe $state_list)" -eq 6 ]
+	ok $? "(k) all six have their table ('sframe')"
+	[ $((peak_bytes - b0)) -lt $((1 << 20)) ] &&
+		[ $((t1 - t0)) -le $((6 * 226)) ]
+	ok $? "(k) they cost $((peak_bytes - b0)) bytes in all (< 1 MiB), their tables $((t1 - t0)) (<= 6 x 226)"
+	rm -f "$T"/pad.*
+}
+
+# (l) one uid cannot take more than its share of max_total_mb, and what it
+# was refused stays open to others: with max_total_mb=64 and
+# max_user_pct=25 (16 MiB a user), uid 1000 starts six programs with
+# 12 MiB tables, then uid 1001 runs a copy uid 1000 was refused.
+t_user()
+{
+	unload && insmod "$UW_KO" max_total_mb=64 max_user_pct=25
+	ok $? "insmod max_total_mb=64 max_user_pct=25"
+	/root/sframe-grow grow 12 /root/leaf-sf "$T/usr" 6
+	spawn_at_once 1000 6 "$T/usr.%d" 60000
+	sp1=$sp
+	cp "$T/spawn.pids" "$T/usr.pids"
+	watch_scans "$T/usr"
+	s1=$state_list
+	diag < "$UW_DBG/users"
+	u1000=$(awk '$1 == 1000 { print $2 }' "$UW_DBG/users")
+	echo "# uid 1000:$s1"
+	# uid 1001 runs a file uid 1000 was refused (which one is a race).
+	k=$(echo "$s1" | awk '{ for (i = 1; i <= NF; i++) if ($i == "over-max_user_pct") { print i - 1; exit } }')
+	last=$(echo "$s1" | awk -v k="${k:-0}" '{ print $(k + 1) }')
+	spawn_at_once 1001 1 "$T/usr.${k:-0}" 60000
+	sp2=$sp
+	_i=0 s2=""
+	while [ -z "$s2" ] && [ $_i -lt 100 ]; do
+		s2=$(table_state "$(cat "$T/spawn.pids")" "usr.${k:-0}")
+		[ -n "$s2" ] || sleep 0.1
+		_i=$((_i + 1))
+	done
+	diag < "$UW_DBG/users"
+	u1001=$(awk '$1 == 1001 { print $2 }' "$UW_DBG/users")
+	# shellcheck disable=SC2046
+	kill $(cat "$T/usr.pids" "$T/spawn.pids") 2>/dev/null
+	wait "$sp1" "$sp2" 2>/dev/null
+	nload=$(count sframe $s1)
+	nuser=$(count over-max_user_pct $s1)
+	[ "$nload" -eq 1 ] && [ "$nuser" -eq 5 ] &&
+		[ "${u1000:-0}" -le $((16 << 20)) ]
+	ok $? "(l) uid 1000: $nload table loaded, $nuser over its share, it holds ${u1000:-0} bytes <= 16 MiB"
+	[ "$last" = over-max_user_pct ] && [ "$s2" = sframe ] &&
+		[ "${u1001:-0}" -gt 0 ]
+	ok $? "(l) uid 1001 gets the table uid 1000 was refused ('$last' for uid 1000, '$s2' for uid 1001, ${u1001:-0} bytes)"
+	[ "$(stat_val tables_over_max_user)" -ge 5 ]
+	ok $? "(l) stats: tables_over_max_user $(stat_val tables_over_max_user) >= 5"
+	rm -f "$T"/usr.*
+	unload && load
+}
+
+# (m) a frame-pointer guess outside every executable mapping ends the
+# walk, counted, and is not reported: fpjunk's spin_junk() has no table
+# and points %rbp at a record whose return address is a stack address.
+t_fpjunk()
+{
+	load
+	bg_prog fpjunk 6000
+	sleep 0.5
+	o0=$(stat_val stop_fp_outside)
+	rec "$T/fpj.data" -p "$bg" -- sleep 1
+	o1=$(stat_val stop_fp_outside)
+	kill "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	report "(m) fpjunk" "$T/fpj.data" fpjunk "spin_junk,[unknown]"
+	[ "$m_inc" -ge "$UW_MIN" ] && [ "$m_full" -eq 0 ]
+	ok $? "(m) $m_full of $m_inc samples in spin_junk() report the guessed frame outside every mapping (0 expected)"
+	at_least 90 $((o1 - o0)) "$m_inc"
+	ok $? "(m) stop_fp_outside +$((o1 - o0)) >= 90% of $m_inc"
+	grep -q ' /root/fpjunk$' "$UW_DBG/breaks"
+	ok $? "(m) debugfs breaks lists /root/fpjunk (no row for spin_junk)"
+}
+
+# (n) where walks end: memloop's break in libc's memcpy (end_no_table),
+# and "breaks" lists libc first, while leaf-sf's full chains end past
+# main (end_past_entry, checked in t_leaf).  Every walk ends in exactly
+# one of the end_* counters.
+t_breaks()
+{
+	unload && load		# counts from zero
+	rec "$T/n2.data" -- /root/memloop 1000
+	sdelta "$T/n2.data.stats" > "$T/n2.delta"
+	diag < "$T/n2.delta"
+	head -n 5 "$UW_DBG/breaks" | diag
+	# dval FILE KEY: the change of KEY in an sdelta line.
+	dval() { tr ' ' '\n' < "$1" | awk -v k="$2" '$0 == k { getline; print $0 + 0; f = 1 } END { if (!f) print 0 }'; }
+	s2=$(dval "$T/n2.delta" samples) b2=$(dval "$T/n2.delta" end_no_table)
+	sum=0
+	for k in end_past_entry end_no_table end_other end_depth; do
+		sum=$((sum + $(dval "$T/n2.delta" $k)))
+	done
+	at_least 50 "$b2" "$s2"
+	ok $? "(n) memloop: end_no_table +$b2 of $s2 samples (>= 50%): its walks break in memcpy"
+	top=$(awk 'NR == 1 { print $2 }' "$UW_DBG/breaks")
+	case $top in
+	*/libc.so.6) r=0 ;;
+	*) r=1 ;;
+	esac
+	ok $r "(n) debugfs breaks lists libc first (got '$top')"
+	[ "$sum" -eq "$s2" ] && [ "$s2" -gt 0 ]
+	ok $? "(n) every walk ends in one end_* counter ($sum = samples +$s2)"
+}
+
+# (o) samples taken while a KVM guest runs: the kernel's walker records no
+# user chain for them (perf_guest_state()); the module, which cannot call
+# that, must not report the host VMM's user stack there either.  The
+# guest (qemu64 with SVM under TCG) loads kvm-amd and kvmspin runs a
+# vCPU that spins in guest mode; perf report -D shows each sample's
+# misc bits (0x4 guest kernel, 0x5 guest user) and its raw callchain.
+t_vcpu()
+{
+	for m in irqbypass ccp kvm kvm-amd; do
+		[ -f "/root/kmod/$m.ko" ] && insmod "/root/kmod/$m.ko" 2>/dev/null
+	done
+	if [ ! -c /dev/kvm ]; then
+		grep -qw svm /proc/cpuinfo || grep -qw vmx /proc/cpuinfo ||
+			{ skip "(o) samples while a KVM guest runs" "the guest's CPU has no SVM or VMX (KVM boot without nested virtualisation)"; return; }
+		ok 1 "(o) /dev/kvm appears once kvm-amd is loaded"
+		dmesg | grep -iE 'kvm|svm' | tail -n 5 | diag
+		return
+	fi
+	load
+	v0=$(stat_val passed_vcpu)
+	snap "$T/vcpu.data.stats"
+	timeout 60 perf record -q -B -e cpu-clock -F "${UW_FREQ:-2000}" -g \
+		-o "$T/vcpu.data" /root/kvmspin 1000 > "$T/vcpu.log" 2>&1
+	ok $? "(o) perf record -g of kvmspin (a vCPU spinning in guest mode)"
+	v1=$(stat_val passed_vcpu)
+	diag < "$T/vcpu.log"
+	timeout 60 perf report -D -i "$T/vcpu.data" 2>/dev/null | awk '
+	function done_() { if (misc != "") { n[misc]++; if (nuser) u[misc]++ } }
+	/PERF_RECORD_SAMPLE\(/ {
+		done_()
+		misc = $0
+		sub(/.*PERF_RECORD_SAMPLE\(IP, /, "", misc)
+		sub(/\).*/, "", misc)
+		inuser = 0
+		nuser = 0
+		next
+	}
+	/^\.\.\.\.\. +[0-9]+: / {
+		if ($3 == "fffffffffffffe00")
+			inuser = 1
+		else if (inuser)
+			nuser++
+		next
+	}
+	END {
+		done_()
+		for (m in n)
+			printf "%s %d %d\n", m, n[m], u[m]
+	}' > "$T/vcpu.misc"
+	diag < "$T/vcpu.misc"
+	guest=$(awk '$1 == "0x4" || $1 == "0x5" { n += $2 } END { print n + 0 }' "$T/vcpu.misc")
+	guser=$(awk '$1 == "0x4" || $1 == "0x5" { n += $3 } END { print n + 0 }' "$T/vcpu.misc")
+	[ "$guest" -ge $((UW_MIN / 2)) ] && [ "$guser" -eq 0 ]
+	ok $? "(o) $guser of $guest guest samples carry a user chain (0 expected)"
+	[ $((v1 - v0)) -ge "$guest" ]
+	ok $? "(o) passed_vcpu +$((v1 - v0)) >= $guest: those samples went to the kernel's walker"
+}
+
+# (p) every consumer of the kernel's user callchain goes through the
+# module: perf samples of each event type, perf trace --call-graph, and
+# BPF's bpf_get_stack / bpf_get_stackid.  (ftrace's userstacktrace
+# option does not call perf_callchain_user(): not a consumer.)
+
+# Hardware events, where the guest has a PMU.  QEMU's TCG emulates no
+# performance counters: the guest kernel registers no "cpu" PMU and
+# perf's hardware events are "not supported".
+t_hw()
+{
+	load
+	if [ ! -d /sys/bus/event_source/devices/cpu ]; then
+		skip "(p) hardware events (cycles) with the module" "the guest has no PMU: QEMU's TCG emulates no performance counters (software and tracepoint events are tested)"
+		return
+	fi
+	snap "$T/hw.data.stats"
+	perf record -q -B -e cycles -F "${UW_FREQ:-2000}" -g -o "$T/hw.data" \
+		/root/leaf-sf 1000 > "$T/hw.data.log" 2>&1
+	expect_full "(p) hardware event cycles" "$T/hw.data" leaf-sf "$LEAF"
+}
+
+# A tracepoint: every getppid leaf-sys makes from c() itself.
+t_tp()
+{
+	load
+	snap "$T/tp.data.stats"
+	perf record -q -B -e syscalls:sys_enter_getppid -g \
+		-o "$T/tp.data" /root/leaf-sys 300 > "$T/tp.data.log" 2>&1
+	ok $? "(p) perf record -g -e syscalls:sys_enter_getppid of leaf-sys"
+	expect_full "(p) tracepoint syscalls:sys_enter_getppid" "$T/tp.data" \
+		leaf-sys "$LEAF"
+}
+
+# perf trace --call-graph: each getppid event is followed by its user
+# chain, one "function (dso)" line a frame.
+t_trace()
+{
+	load
+	timeout 60 perf trace --call-graph fp -e getppid --max-events 300 \
+		-o "$T/trace.out" -- /root/leaf-sys 300 > /dev/null 2>&1
+	ok $? "(p) perf trace --call-graph fp -e getppid of leaf-sys"
+	awk -v chain="$LEAF" '
+	function flush() { if (ev) { n++; if (got == chain) full++ } }
+	/getppid\(/ { flush(); ev = 1; got = ""; nf = 0; next }
+	ev && NF >= 2 && $2 ~ /^\(/ && nf++ < 4 {
+		got = got == "" ? $1 : got "," $1
+	}
+	END { flush(); printf "%d %d\n", n, full }' "$T/trace.out" > "$T/trace.n"
+	read -r tn tfull < "$T/trace.n"
+	head -n 7 "$T/trace.out" | diag
+	[ "$tn" -ge 100 ] && at_least "$UW_GOOD" "$tfull" "$tn"
+	ok $? "(p) perf trace: $tfull of $tn getppid events show $LEAF ($(pct "$tfull" "$tn") >= $UW_GOOD%)"
+}
+
+# BPF: bpfstack loads a perf-event program calling bpf_get_stack and
+# bpf_get_stackid on leaf-st (static, SFrame, no frame pointers), whose
+# functions' addresses are in leaf-st.syms (nm -S on the host).
+t_bpf()
+{
+	load
+	/root/bpfstack "${UW_FREQ:-2000}" /root/leaf-st 1000 > "$T/bpf.out" 2>&1
+	ok $? "(p) bpfstack: a BPF perf-event program on leaf-st"
+	awk -v chain="$LEAF" '
+	function hex(x,   i, v) {
+		v = 0
+		x = tolower(x)
+		for (i = 1; i <= length(x); i++)
+			v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+		return v
+	}
+	NR == FNR {
+		if ($4 != "" && $3 ~ /^[Tt]$/) {
+			lo[$4] = hex($1)
+			hi[$4] = lo[$4] + hex($2)
+		}
+		next
+	}
+	$1 == "get_stack" || $1 == "get_stackid" {
+		k = split(chain, want, ",")
+		a = hex($3)
+		if (a < lo[want[1]] || a >= hi[want[1]])
+			next		# a sample outside the leaf
+		n[$1] += $2
+		if (NF < 2 + k)
+			next
+		for (i = 1; i <= k; i++) {
+			a = hex($(2 + i))
+			if (!(want[i] in lo) || a < lo[want[i]] || a >= hi[want[i]])
+				next
+		}
+		full[$1] += $2
+	}
+	END {
+		printf "%d %d %d %d\n", n["get_stack"], full["get_stack"],
+			n["get_stackid"], full["get_stackid"]
+	}' /root/leaf-st.syms "$T/bpf.out" > "$T/bpf.n"
+	sort -k2 -nr "$T/bpf.out" | head -n 4 | diag
+	read -r sn sf in_ if_ < "$T/bpf.n"
+	[ "$sn" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$sf" "$sn"
+	ok $? "(p) bpf_get_stack: $sf of $sn samples in c() show $LEAF ($(pct "$sf" "$sn") >= $UW_GOOD%)"
+	[ "$in_" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$if_" "$in_"
+	ok $? "(p) bpf_get_stackid: $if_ of $in_ samples in c() show $LEAF ($(pct "$if_" "$in_") >= $UW_GOOD%)"
 }
 
 # Frame pointers: the fallback gives what the kernel gave.
@@ -431,7 +820,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

@@ -29,7 +29,10 @@ missing=""
 for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
     "$kt/chain-fp" "$kt/threads" "$kt/tiny" "$kt/tiny-dyn" \
     "$kt/lib/libuwchain.so" "$kt/lib/libuwfp.so" "$kt/bad-garbage" \
-    "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so"; do
+    "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so" \
+    "$kt/sframe-grow" "$kt/uwspawn" "$kt/fpjunk" "$kt/memloop" \
+    "$kt/kvmspin" "$kt/leaf-sys" "$kt/leaf-st" "$kt/leaf-st.syms" \
+    "$kt/bpfstack"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
@@ -41,7 +44,8 @@ check $? "module and guest programs are built${missing:+ (missing:$missing)}"
 has_sframe() { readelf -lW "$1" 2>/dev/null | grep -q GNU_SFRAME; }
 r=0
 for f in leaf-sf chain chain-dl chain-fp threads tiny tiny-dyn \
-    lib/libuwchain.so swap lib/libuwswapa.so lib/libuwswapb.so; do
+    lib/libuwchain.so swap lib/libuwswapa.so lib/libuwswapb.so fpjunk \
+    memloop kvmspin leaf-sys leaf-st; do
 	has_sframe "$kt/$f" || { r=1; echo "# $f has no PT_GNU_SFRAME"; }
 done
 for f in leaf-fp lib/libuwfp.so; do
@@ -50,6 +54,19 @@ done
 objdump -d "$kt/leaf-sf" | awk '/^[0-9a-f]+ <c>:/, /^$/' |
 	grep -q 'push.*%rbp' && { r=1; echo "# c() of leaf-sf saves %rbp"; }
 check $r "fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf without frame pointers"
+
+# The build refuses a kernel that is not x86-64, saying so (here: the
+# installed headers with CONFIG_X86_64 unset and SRCARCH=arm64), rather
+# than failing somewhere in the compile or building a module that cannot
+# work.
+out=$(KMAKEFLAGS="CONFIG_X86_64= SRCARCH=arm64" \
+	sh "$top/scripts/build-module.sh" "$O/kernel/mod-noarch" 2>&1)
+r=$?
+rm -rf "$O/kernel/mod-noarch"
+[ "$r" -ne 0 ] && echo "$out" |
+	grep -q 'uwind: the kernel module supports x86-64 only so far, and this kernel is arm64'
+check $? "the module build refuses a kernel that is not x86-64, with a clear message"
+[ "$r" -ne 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
 
 log=$(sh "$top/scripts/kernel-guest.sh" -n kernel-tests \
 	-T "${UWIND_QEMU_TIMEOUT:-400}" \

@@ -2,22 +2,18 @@
 /*
  * leaf: spend its time in a leaf function at the end of a known call chain
  * (main -> a -> b -> c), for perf to sample.  Usage: leaf [MILLISECONDS]
- * (default 1000).  How it is built (static or not, frame pointers or not,
- * SFrame or not) is the caller's choice: see selftests/kernel/build.mk.
+ * (default 1000).  Built with -DLEAF_SYSCALL, c() also makes a getppid
+ * system call every 10000 iterations, for tracepoint samples.  How it is
+ * built (static or not, frame pointers or not, SFrame or not) is the
+ * caller's choice: see selftests/kernel/build.mk.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#ifdef LEAF_SYSCALL
+#include <sys/syscall.h>
+#endif
+#include "now.h"
 
 static volatile unsigned long sink;
-
-static unsigned long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * The counter lives on the stack: GCC gives a leaf function that touches no
@@ -29,8 +25,21 @@ __attribute__((noinline)) void c(void)
 {
 	volatile unsigned long i;
 
-	for (i = 0; i < 100000; i++)
+	for (i = 0; i < 100000; i++) {
 		sink += i;
+#ifdef LEAF_SYSCALL
+		/*
+		 * getppid, from c() itself (not libc's wrapper, which has no
+		 * table): a tracepoint sample's user registers are here.
+		 */
+		if (i % 10000 == 0) {
+			long r = SYS_getppid;
+
+			__asm__ volatile("syscall" : "+a"(r) : : "rcx", "r11",
+					 "memory");
+		}
+#endif
+	}
 }
 
 __attribute__((noinline)) void b(void)
@@ -47,13 +56,6 @@ __attribute__((noinline)) void a(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long ms = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
-	unsigned long end = now_ms() + ms, calls = 0;
-
-	while (now_ms() < end) {
-		a();
-		calls++;
-	}
-	printf("leaf: %lu calls of a()\n", calls);
+	printf("leaf: %lu calls of a()\n", run_for(argc, argv, a));
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "now.h"
 
 static volatile sig_atomic_t next_phase;
 
@@ -23,14 +24,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	next_phase = 1;
-}
-
-static unsigned long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* dlopen lib, find fn; the library's load address in *base. */

@@ -10,18 +10,11 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "now.h"
 
 #define NTHREADS 4
 
 static unsigned long long end_ms;
-
-static unsigned long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 __attribute__((noinline)) void spin(volatile unsigned long *sink)
 {

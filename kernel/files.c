@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Per-file tables: one ELF file's PT_GNU_SFRAME section, copied into
+ * kernel memory once, checked whole, and shared (refcounted) by every
+ * process that maps the file; what each user's tables hold (the caps);
+ * and the count of walks that broke in each file for want of a table row
+ * (debugfs "breaks").  Everything here runs in task context, on the
+ * module's workqueue (registry.c), except uwk_kfile_note_break().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/elf.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/kref.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <asm/unaligned.h>
+#include "uwind_kmod.h"
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554
+#endif
+
+#define UWK_MAX_LOADS	16	/* PT_LOAD segments remembered per file */
+#define UWK_MAX_PHDRS	128
+
+enum uwk_kfile_status {
+	UWK_KF_NONE, UWK_KF_SFRAME, UWK_KF_REJECTED, UWK_KF_OVER, UWK_KF_OVER_USER
+};
+
+static const char *const uwk_kf_names[] = {
+	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct"
+};
+
+/* max_table_kb above this is taken as this (kvmalloc's own limit is 2G). */
+#define UWK_TABLE_KB_CAP	(256 * 1024)
+
+/* The largest FDE index entry of any SFrame version (V2's). */
+#define UWK_SFRAME_FDE_MAX	20
+
+struct uwk_load {
+	u64 vaddr, off, filesz;
+};
+
+/*
+ * What one uid's tables hold.  A table is charged to the user whose
+ * process made the module read it, and uncharged when it is freed; the
+ * entry lives exactly as long as it holds a charge.
+ */
+struct uwk_kuser {
+	struct hlist_node node;
+	kuid_t uid;
+	size_t bytes;
+};
+
+/* One ELF file's table, shared by every mapping of the file. */
+struct uwk_kfile {
+	struct list_head node;
+	struct kref ref;
+	/* Identity: the same inode, unchanged since it was read. */
+	dev_t dev;
+	unsigned long ino;
+	u32 gen;
+	struct timespec64 mtime;
+	loff_t size;
+
+	int status;
+	char *path;		/* for debugfs "breaks" */
+	atomic_long_t breaks;	/* walks that broke here for want of a row */
+	u8 *data;
+	size_t len;
+	struct uwk_kuser *user;	/* charged with len, or NULL */
+	kuid_t uid;		/* whose scan read it */
+	size_t want;		/* UWK_KF_OVER*: the size refused */
+	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
+	u32 nloads;
+	struct uwk_load loads[UWK_MAX_LOADS];
+	size_t bytes;
+};
+
+static LIST_HEAD(uwk_files);
+static DEFINE_MUTEX(uwk_files_lock);
+
+static DEFINE_HASHTABLE(uwk_users, 6);
+static DEFINE_MUTEX(uwk_users_lock);
+atomic_long_t uwk_table_bytes = ATOMIC_LONG_INIT(0);	/* all charges */
+
+atomic_t uwk_nr_files = ATOMIC_INIT(0);
+
+/* ---- what each user's tables hold ---- */
+
+static u64 uwk_total_limit(void)
+{
+	return (u64)READ_ONCE(uwk_max_total_mb) << 20;
+}
+
+static u64 uwk_user_limit(void)
+{
+	return div_u64(uwk_total_limit() *
+		       min_t(unsigned int, READ_ONCE(uwk_max_user_pct), 100),
+		       100);
+}
+
+static struct uwk_kuser *uwk_kuser_find(kuid_t uid)
+{
+	struct uwk_kuser *u;
+
+	lockdep_assert_held(&uwk_users_lock);
+	hash_for_each_possible(uwk_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/*
+ * Reserve len bytes for a table of uid's before it is read: 0, or the
+ * status that says why not (UWK_KF_OVER, UWK_KF_OVER_USER).  The check and
+ * the reservation are one step under uwk_users_lock, so scans that run at
+ * once cannot all pass the check before any of them has counted (which
+ * let twelve concurrent 64 MiB tables through a 256 MiB cap).
+ */
+static int uwk_charge(struct uwk_kfile *kf, kuid_t uid, size_t len)
+{
+	struct uwk_kuser *u;
+	int ret = 0;
+
+	mutex_lock(&uwk_users_lock);
+	u = uwk_kuser_find(uid);
+	if (atomic_long_read(&uwk_table_bytes) + len > uwk_total_limit())
+		ret = UWK_KF_OVER;
+	else if ((u ? u->bytes : 0) + len > uwk_user_limit())
+		ret = UWK_KF_OVER_USER;
+	else if (!u) {
+		u = kzalloc(sizeof(*u), GFP_KERNEL);
+		if (u) {
+			u->uid = uid;
+			hash_add(uwk_users, &u->node, __kuid_val(uid));
+		} else {
+			ret = UWK_KF_OVER;
+		}
+	}
+	if (!ret) {
+		u->bytes += len;
+		atomic_long_add(len, &uwk_table_bytes);
+		kf->user = u;
+	}
+	mutex_unlock(&uwk_users_lock);
+	return ret;
+}
+
+/* Whether uwk_charge(uid, len) would succeed now (a hint: no lock kept). */
+static bool uwk_charge_fits(kuid_t uid, size_t len)
+{
+	struct uwk_kuser *u;
+	bool fits;
+
+	mutex_lock(&uwk_users_lock);
+	u = uwk_kuser_find(uid);
+	fits = atomic_long_read(&uwk_table_bytes) + len <= uwk_total_limit() &&
+	       (u ? u->bytes : 0) + len <= uwk_user_limit();
+	mutex_unlock(&uwk_users_lock);
+	return fits;
+}
+
+/*
+ * Give back len of the bytes uwk_charge() reserved for kf; kf->user is
+ * cleared when the whole charge is back (len == kf->len).
+ */
+static void uwk_uncharge(struct uwk_kfile *kf, size_t len)
+{
+	struct uwk_kuser *u = kf->user;
+
+	if (!u)
+		return;
+	mutex_lock(&uwk_users_lock);
+	u->bytes -= len;
+	atomic_long_sub(len, &uwk_table_bytes);
+	if (!u->bytes) {
+		hash_del(&u->node);
+		kfree(u);
+	}
+	mutex_unlock(&uwk_users_lock);
+	if (len == kf->len)
+		kf->user = NULL;
+}
+
+/* Each user holding tables, "uid bytes" (debugfs "users"). */
+void uwk_users_show(struct seq_file *m)
+{
+	struct uwk_kuser *u;
+	int bkt;
+
+	mutex_lock(&uwk_users_lock);
+	hash_for_each(uwk_users, bkt, u, node)
+		seq_printf(m, "%u %zu\n",
+			   from_kuid_munged(&init_user_ns, u->uid), u->bytes);
+	mutex_unlock(&uwk_users_lock);
+}
+
+/* ---- files ---- */
+
+static int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
+{
+	ssize_t r = kernel_read(f, buf, len, &pos);
+
+	return r == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * Check every FDE, FRE and row once, so the hook only ever meets tables
+ * that decode: a malformed section is refused here, counted once.
+ */
+static int uwk_validate(const struct uw_sframe *sf)
+{
+	struct uw_sframe_fde fde;
+	struct uw_sframe_fre fre;
+	struct uw_row row;
+	u64 prev = 0;
+	u32 i, j, off;
+	int err;
+
+	for (i = 0; i < sf->num_fdes; i++) {
+		err = uw_sframe_fde(sf, i, &fde);
+		if (err)
+			return err;
+		if (i && fde.func_start < prev)
+			return UW_EUNSORTED;
+		prev = fde.func_start;
+		off = fde.fre_off;
+		for (j = 0; j < fde.num_fres; j++) {
+			err = uw_sframe_fre(sf, &fde, &off, &fre);
+			err = err ? err : uw_sframe_row(sf, &fde, &fre, &row);
+			if (err)
+				return err;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * What an SFrame section's header says the section needs (header,
+ * auxiliary header, FDE index, FRE subsection), from its first
+ * UW_SFRAME_HDR_SIZE bytes, before anything else is read: a table costs
+ * what it holds, not what its program header declares.  The size of an
+ * FDE entry depends on the version; the largest is taken here (an upper
+ * bound: uwk_sframe_extent() gives the exact figure once the section is
+ * in).  0: not a little-endian SFrame header, the only kind this module
+ * unwinds.
+ */
+static u64 uwk_sframe_claim(const u8 *h)
+{
+	u64 base = UW_SFRAME_HDR_SIZE + (u64)h[7];	/* + auxhdr_len */
+	u64 fdes = get_unaligned_le32(h + 20) +		/* fdeoff */
+		   (u64)get_unaligned_le32(h + 8) * UWK_SFRAME_FDE_MAX;
+	u64 fres = get_unaligned_le32(h + 24) +		/* freoff */
+		   (u64)get_unaligned_le32(h + 16);	/* fre_len */
+
+	if (get_unaligned_le16(h) != UW_SFRAME_MAGIC)
+		return 0;
+	return base + max(fdes, fres);
+}
+
+/* The bytes the decoded header describes. */
+static u64 uwk_sframe_extent(const struct uw_sframe *sf)
+{
+	return max((u64)sf->fde_start + (u64)sf->num_fdes * sf->fde_size,
+		   (u64)sf->fre_start + sf->fre_len);
+}
+
+/*
+ * Keep only the first len bytes of kf's table (len <= kf->len), with the
+ * charge for the rest given back.  0, or -ENOMEM.
+ */
+static int uwk_kfile_trim(struct uwk_kfile *kf, size_t len)
+{
+	u8 *data;
+
+	if (len == kf->len)
+		return 0;
+	data = kvmalloc(len, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, kf->data, len);
+	kvfree(kf->data);
+	kf->data = data;
+	uwk_uncharge(kf, kf->len - len);
+	kf->len = len;
+	return 0;
+}
+
+/*
+ * Copy, decode and check the SFrame section that ph describes, charged to
+ * uid; kf->status says how it went.  Only what the section's header
+ * describes is read and kept: binutils 2.40's ld leaves the output section
+ * larger than the merged table (by 33 or 34 bytes in every program the
+ * tests build: room for FDEs it dropped), so a segment longer than its
+ * table is normal and only its table is copied; a header that claims more
+ * than the segment holds is refused.  Every path that fails after the
+ * charge gives it back.
+ */
+static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
+				  const Elf64_Phdr *ph, kuid_t uid)
+{
+	u64 max_len = (u64)min_t(unsigned int, uwk_max_table_kb,
+				 UWK_TABLE_KB_CAP) * 1024;
+	u8 hdr[UW_SFRAME_HDR_SIZE];
+	struct uw_span span;
+	u64 len;
+	int err;
+
+	kf->status = UWK_KF_REJECTED;
+	if (ph->p_filesz < sizeof(hdr) ||
+	    uwk_read_at(f, hdr, sizeof(hdr), ph->p_offset))
+		return;
+	len = min(uwk_sframe_claim(hdr), ph->p_filesz);
+	if (len < sizeof(hdr) || len > max_len) {
+		err = len ? UW_EHEADER : UW_EMAGIC;
+		goto refused;
+	}
+	/*
+	 * Any user can make the module copy a table (exec a file), so the
+	 * tables of each user stay under max_user_pct of max_total_mb and
+	 * all of them under max_total_mb: past that a file runs without
+	 * one, and with frame pointers, until it is mapped again.
+	 */
+	err = uwk_charge(kf, uid, len);
+	if (err) {
+		kf->status = err;
+		kf->want = len;
+		return;
+	}
+	kf->len = len;
+	kf->data = kvmalloc(kf->len, GFP_KERNEL);
+	err = UW_EREAD;
+	if (!kf->data || uwk_read_at(f, kf->data, kf->len, ph->p_offset))
+		goto rejected;
+	span.data = kf->data;
+	span.size = kf->len;
+	span.addr = ph->p_vaddr;
+	err = uw_sframe_init(&kf->sf, &span);
+	if (!err && kf->sf.arch != uwk_arch.uw_arch)
+		err = UW_EARCH;
+	if (!err && uwk_kfile_trim(kf, uwk_sframe_extent(&kf->sf)))
+		goto rejected;
+	span.data = kf->data;
+	span.size = kf->len;
+	err = err ? err : uw_sframe_init(&kf->sf, &span);
+	err = err ? err : uwk_validate(&kf->sf);
+	if (err)
+		goto rejected;
+	kf->status = UWK_KF_SFRAME;
+	return;
+
+rejected:
+	kvfree(kf->data);
+	kf->data = NULL;
+	uwk_uncharge(kf, kf->len);
+	kf->len = 0;
+refused:
+	if (err != UW_EREAD)
+		pr_info_ratelimited("%pD: SFrame section refused: %s\n", f,
+				    uw_strerror(err));
+}
+
+/* Read the ELF headers and the SFrame section of f into kf. */
+static void uwk_kfile_load(struct uwk_kfile *kf, struct file *f, kuid_t uid)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
+	int i, sfr = -1;
+
+	kf->status = UWK_KF_NONE;
+	if (uwk_read_at(f, &eh, sizeof(eh), 0) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != uwk_arch.elf_machine ||
+	    eh.e_phentsize != sizeof(*ph) || !eh.e_phnum ||
+	    eh.e_phnum > UWK_MAX_PHDRS)
+		return;
+	ph = kmalloc_array(eh.e_phnum, sizeof(*ph), GFP_KERNEL);
+	if (!ph)
+		return;
+	if (uwk_read_at(f, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && kf->nloads < UWK_MAX_LOADS) {
+			kf->loads[kf->nloads].vaddr = ph[i].p_vaddr;
+			kf->loads[kf->nloads].off = ph[i].p_offset;
+			kf->loads[kf->nloads++].filesz = ph[i].p_filesz;
+		} else if (ph[i].p_type == PT_GNU_SFRAME) {
+			sfr = i;
+		}
+	}
+	if (sfr >= 0)
+		uwk_kfile_load_sframe(kf, f, &ph[sfr], uid);
+out:
+	kfree(ph);
+}
+
+static bool uwk_kfile_match(const struct uwk_kfile *kf, const struct inode *in)
+{
+	return kf->dev == in->i_sb->s_dev && kf->ino == in->i_ino &&
+	       kf->gen == in->i_generation &&
+	       timespec64_equal(&kf->mtime, &in->i_mtime) &&
+	       kf->size == i_size_read(in);
+}
+
+static bool uwk_kfile_over(const struct uwk_kfile *kf)
+{
+	return kf->status == UWK_KF_OVER || kf->status == UWK_KF_OVER_USER;
+}
+
+/*
+ * A listed table of the file in for uid (no reference taken);
+ * uwk_files_lock held.  A file left without its table by a limit is that user's
+ * verdict, and only for as long as the limit still holds: another user
+ * mapping the same file, or the same user once there is room again, gets
+ * a fresh try (else one user could keep everybody's libraries out by
+ * mapping them first, over its share).
+ */
+static struct uwk_kfile *uwk_kfile_lookup(const struct inode *in, kuid_t uid)
+{
+	struct uwk_kfile *kf, *over = NULL;
+
+	lockdep_assert_held(&uwk_files_lock);
+	list_for_each_entry(kf, &uwk_files, node) {
+		if (!uwk_kfile_match(kf, in))
+			continue;
+		if (!uwk_kfile_over(kf))
+			return kf;
+		if (uid_eq(kf->uid, uid) && !over)
+			over = kf;
+	}
+	return over && !uwk_charge_fits(uid, over->want) ? over : NULL;
+}
+
+/* ---- where walks broke ---- */
+
+/* f's path, for the list of breaks; NULL if there is no memory. */
+static char *uwk_path_dup(struct file *f)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL), *p, *dup = NULL;
+
+	if (!buf)
+		return NULL;
+	p = file_path(f, buf, PATH_MAX);
+	if (!IS_ERR(p))
+		dup = kstrdup(p, GFP_KERNEL);
+	kfree(buf);
+	return dup;
+}
+
+/*
+ * A walk broke at a pc in kf's file for want of a table row: count it.
+ * Runs in the hook, under RCU (the file outlives the process table that
+ * refers to it by a grace period).
+ */
+void uwk_kfile_note_break(struct uwk_kfile *kf)
+{
+	atomic_long_inc(&kf->breaks);
+}
+
+/*
+ * The counts of files no longer mapped, so that "breaks" still lists a
+ * program's libraries after it has exited: at most UWK_MAX_RETIRED paths,
+ * the least frequent dropped first.  Under uwk_files_lock.
+ */
+#define UWK_MAX_RETIRED	32
+
+struct uwk_retired {
+	struct list_head node;
+	unsigned long n;
+	char path[];
+};
+
+static LIST_HEAD(uwk_retired_list);
+static unsigned int uwk_nr_retired;
+
+static void uwk_breaks_retire(const struct uwk_kfile *kf)
+{
+	unsigned long n = atomic_long_read(&kf->breaks);
+	struct uwk_retired *r, *least = NULL;
+
+	lockdep_assert_held(&uwk_files_lock);
+	if (!n || !kf->path)
+		return;
+	list_for_each_entry(r, &uwk_retired_list, node) {
+		if (!strcmp(r->path, kf->path)) {
+			r->n += n;
+			return;
+		}
+		if (!least || r->n < least->n)
+			least = r;
+	}
+	if (uwk_nr_retired == UWK_MAX_RETIRED) {
+		if (least->n >= n)
+			return;
+		list_del(&least->node);
+		kfree(least);
+		uwk_nr_retired--;
+	}
+	r = kmalloc(struct_size(r, path, strlen(kf->path) + 1), GFP_KERNEL);
+	if (!r)
+		return;
+	r->n = n;
+	strcpy(r->path, kf->path);
+	list_add(&r->node, &uwk_retired_list);
+	uwk_nr_retired++;
+}
+
+static void uwk_breaks_free(void)
+{
+	struct uwk_retired *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &uwk_retired_list, node)
+		kfree(r);
+	INIT_LIST_HEAD(&uwk_retired_list);
+	uwk_nr_retired = 0;
+}
+
+struct uwk_break_row {
+	const char *path;
+	unsigned long n;
+};
+
+static int uwk_break_cmp(const void *a, const void *b)
+{
+	const struct uwk_break_row *x = a, *y = b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : strcmp(x->path, y->path);
+}
+
+/* Add n breaks of path to rows[0..*nr), merging equal paths. */
+static void uwk_break_add(struct uwk_break_row *rows, size_t *nr,
+			  const char *path, unsigned long n)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++) {
+		if (!strcmp(rows[i].path, path)) {
+			rows[i].n += n;
+			return;
+		}
+	}
+	rows[*nr].path = path;
+	rows[(*nr)++].n = n;
+}
+
+/*
+ * debugfs "breaks": "count path" for every file where walks broke for
+ * want of a table (since the module was loaded), most frequent first.
+ */
+void uwk_breaks_show(struct seq_file *m)
+{
+	struct uwk_break_row *rows;
+	struct uwk_retired *r;
+	struct uwk_kfile *kf;
+	size_t nr = 0, max = 0, i;
+
+	mutex_lock(&uwk_files_lock);
+	list_for_each_entry(kf, &uwk_files, node)
+		max += kf->path && atomic_long_read(&kf->breaks);
+	max += uwk_nr_retired;
+	rows = kvmalloc_array(max ? max : 1, sizeof(*rows), GFP_KERNEL);
+	if (!rows) {
+		mutex_unlock(&uwk_files_lock);
+		return;
+	}
+	list_for_each_entry(kf, &uwk_files, node) {
+		unsigned long n = atomic_long_read(&kf->breaks);
+
+		if (kf->path && n && nr < max)
+			uwk_break_add(rows, &nr, kf->path, n);
+	}
+	list_for_each_entry(r, &uwk_retired_list, node)
+		if (nr < max)
+			uwk_break_add(rows, &nr, r->path, r->n);
+	sort(rows, nr, sizeof(*rows), uwk_break_cmp, NULL);
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%lu %s\n", rows[i].n, rows[i].path);
+	mutex_unlock(&uwk_files_lock);
+	kvfree(rows);
+}
+
+static void uwk_kfile_count(const struct uwk_kfile *kf)
+{
+	if (kf->status == UWK_KF_SFRAME)
+		uwk_stat_inc(UWK_ST_TABLES_LOADED);
+	else if (kf->status == UWK_KF_REJECTED)
+		uwk_stat_inc(UWK_ST_TABLES_REJECTED);
+	else if (kf->status == UWK_KF_OVER)
+		uwk_stat_inc(UWK_ST_TABLES_OVER);
+	else if (kf->status == UWK_KF_OVER_USER)
+		uwk_stat_inc(UWK_ST_TABLES_OVER_USER);
+}
+
+/*
+ * The table of f for uid, loaded on first use; a reference for the
+ * caller.  The file is read without uwk_files_lock held: a read that
+ * blocks (a FUSE daemon that never answers, a hard NFS mount) then stalls
+ * only this scan, not every scan after it.  Two scans that load the same
+ * file at once keep the first table listed.
+ */
+struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid)
+{
+	struct inode *in = file_inode(f);
+	struct uwk_kfile *kf, *listed;
+
+	mutex_lock(&uwk_files_lock);
+	kf = uwk_kfile_lookup(in, uid);
+	if (kf)
+		kref_get(&kf->ref);
+	mutex_unlock(&uwk_files_lock);
+	if (kf)
+		return kf;
+
+	kf = kzalloc(sizeof(*kf), GFP_KERNEL);
+	if (!kf)
+		return NULL;
+	kref_init(&kf->ref);
+	kf->dev = in->i_sb->s_dev;
+	kf->ino = in->i_ino;
+	kf->gen = in->i_generation;
+	kf->mtime = in->i_mtime;
+	kf->size = i_size_read(in);
+	kf->uid = uid;
+	kf->path = uwk_path_dup(f);
+	/* Only regular files are read: a device's read may do anything. */
+	if (S_ISREG(in->i_mode))
+		uwk_kfile_load(kf, f, uid);
+	kf->bytes = sizeof(*kf) + kf->len + (kf->path ? strlen(kf->path) + 1 : 0);
+
+	mutex_lock(&uwk_files_lock);
+	listed = uwk_kfile_lookup(in, uid);
+	/* Ours got in where the listed one was kept out: list ours. */
+	if (listed && uwk_kfile_over(listed) && !uwk_kfile_over(kf))
+		listed = NULL;
+	if (listed) {
+		kref_get(&listed->ref);
+	} else {
+		atomic_long_add(kf->bytes, &uwk_bytes_held);
+		atomic_inc(&uwk_nr_files);
+		list_add(&kf->node, &uwk_files);
+		uwk_kfile_count(kf);
+	}
+	mutex_unlock(&uwk_files_lock);
+	if (listed) {
+		kvfree(kf->data);
+		uwk_uncharge(kf, kf->len);
+		kfree(kf->path);
+		kfree(kf);
+		kf = listed;
+	}
+	return kf;
+}
+
+static void uwk_kfile_release(struct kref *ref)
+	__releases(&uwk_files_lock)
+{
+	struct uwk_kfile *kf = container_of(ref, struct uwk_kfile, ref);
+
+	list_del(&kf->node);
+	uwk_breaks_retire(kf);
+	mutex_unlock(&uwk_files_lock);
+	atomic_long_sub(kf->bytes, &uwk_bytes_held);
+	atomic_dec(&uwk_nr_files);
+	kvfree(kf->data);
+	uwk_uncharge(kf, kf->len);
+	kfree(kf->path);
+	kfree(kf);
+}
+
+void uwk_kfile_put(struct uwk_kfile *kf)
+{
+	if (kf)
+		kref_put_mutex(&kf->ref, uwk_kfile_release, &uwk_files_lock);
+}
+
+/* Load bias of a mapping of kf at start, from file offset fo; 0: none. */
+static bool uwk_bias(const struct uwk_kfile *kf, u64 start, u64 fo, u64 *bias)
+{
+	u32 i;
+
+	for (i = 0; i < kf->nloads; i++) {
+		const struct uwk_load *l = &kf->loads[i];
+
+		if ((l->off & PAGE_MASK) <= fo && fo < l->off + l->filesz) {
+			*bias = start - fo - (l->vaddr - l->off);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The decoded header of kf's table for a mapping of the file at start,
+ * from file offset fo, into *sf with the mapping's load bias applied:
+ * true, or false when the file has no table or the mapping no bias.
+ */
+bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
+		      struct uw_sframe *sf)
+{
+	u64 bias;
+
+	if (!kf || kf->status != UWK_KF_SFRAME ||
+	    !uwk_bias(kf, start, fo, &bias))
+		return false;
+	*sf = kf->sf;
+	sf->sec.addr = kf->sf.sec.addr + bias;
+	return true;
+}
+
+/* The state debugfs "tables" shows for a mapping of kf's file. */
+const char *uwk_kfile_state(const struct uwk_kfile *kf)
+{
+	return kf ? uwk_kf_names[kf->status] : "none";
+}
+
+/* At unload, once every process table has been freed. */
+void uwk_files_exit(void)
+{
+	WARN_ON(!list_empty(&uwk_files));
+	uwk_breaks_free();
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The per-process registry: a struct uwk_kmm describes one address space,
+ * its executable mappings, each with its file's table (files.c) and the
+ * mapping's load bias, in the array form the core's walker takes.  The
+ * hook finds a uwk_kmm by mm in an RCU hash table and only reads it; it
+ * never walks VMAs (6.1 frees them without RCU) and never touches a file.
+ *
+ * Everything that reads files or VMAs runs on the module's workqueue, in
+ * task context, when a scan is asked for (events.c).  A workqueue rather
+ * than task_work: 6.1 does not export task_work_cancel, so a task_work
+ * still pending at unload (its task asleep in a syscall) would call into
+ * freed module text; work items can be flushed.
+ *
+ * Tables of processes that are gone are dropped by uwk_gc(), which the
+ * exec and exit tracepoints schedule; each uwk_kmm pins its mm_struct
+ * (mmgrab) so the pointer used as a key cannot be reused meanwhile.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/llist.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "uwind_kmod.h"
+
+#define UWK_MAX_MAPS	1024	/* executable mappings per process */
+
+/* One executable mapping of a process. */
+struct uwk_kmap {
+	struct uwk_kfile *kf;
+	char name[48];
+};
+
+static DEFINE_HASHTABLE(uwk_mm_hash, 8);
+static DEFINE_MUTEX(uwk_mm_lock);	/* writers; the hook reads under RCU */
+
+static struct workqueue_struct *uwk_wq;
+static LLIST_HEAD(uwk_free_list);
+static void uwk_free_work_fn(struct work_struct *w);
+static DECLARE_WORK(uwk_free_work, uwk_free_work_fn);
+static void uwk_gc_work_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(uwk_gc_work, uwk_gc_work_fn);
+
+/*
+ * Scan order: a request takes a number, a scan takes one when it starts
+ * reading the mappings.  A request is answered by any scan that started
+ * after it (jiffies are too coarse for that: a scan made during exec, of
+ * a half-built address space, must not answer the request exec makes).
+ */
+static atomic_long_t uwk_scan_seq = ATOMIC_LONG_INIT(0);
+
+atomic_long_t uwk_bytes_held = ATOMIC_LONG_INIT(0);
+atomic_t uwk_nr_mms = ATOMIC_INIT(0);
+
+/* The next number in scan order (see uwk_scan_seq). */
+unsigned long uwk_next_seq(void)
+{
+	return atomic_long_inc_return(&uwk_scan_seq);
+}
+
+/* Queue w on the module's workqueue. */
+void uwk_queue_work(struct work_struct *w)
+{
+	queue_work(uwk_wq, w);
+}
+
+/* ---- processes ---- */
+
+struct uwk_kmm *uwk_kmm_find(struct mm_struct *mm)
+{
+	struct uwk_kmm *kmm;
+
+	hash_for_each_possible_rcu(uwk_mm_hash, kmm, node, (unsigned long)mm)
+		if (kmm->mm == mm)
+			return kmm;
+	return NULL;
+}
+
+static struct uwk_kmm *uwk_kmm_find_locked(struct mm_struct *mm)
+{
+	struct uwk_kmm *kmm;
+
+	lockdep_assert_held(&uwk_mm_lock);
+	hash_for_each_possible(uwk_mm_hash, kmm, node, (unsigned long)mm)
+		if (kmm->mm == mm)
+			return kmm;
+	return NULL;
+}
+
+static void uwk_kmm_free_now(struct uwk_kmm *kmm)
+{
+	u32 i;
+
+	for (i = 0; i < kmm->n; i++)
+		uwk_kfile_put(kmm->maps[i].kf);
+	mmdrop(kmm->mm);
+	atomic_long_sub(kmm->bytes, &uwk_bytes_held);
+	atomic_dec(&uwk_nr_mms);
+	kvfree(kmm);
+}
+
+/* After a grace period, in task context: file references need the mutex. */
+static void uwk_free_work_fn(struct work_struct *w)
+{
+	struct llist_node *list = llist_del_all(&uwk_free_list);
+	struct uwk_kmm *kmm, *next;
+
+	llist_for_each_entry_safe(kmm, next, list, free_node)
+		uwk_kmm_free_now(kmm);
+}
+
+static void uwk_kmm_rcu_cb(struct rcu_head *rcu)
+{
+	struct uwk_kmm *kmm = container_of(rcu, struct uwk_kmm, rcu);
+
+	llist_add(&kmm->free_node, &uwk_free_list);
+	queue_work(uwk_wq, &uwk_free_work);
+}
+
+/* One executable mapping found by the scan. */
+struct uwk_vma_snap {
+	u64 start, end, pgoff;
+	struct file *file;
+};
+
+static struct uwk_kmm *uwk_kmm_alloc(u32 n)
+{
+	size_t size = sizeof(struct uwk_kmm) +
+		      n * (sizeof(struct uwk_kmap) + sizeof(struct uw_module) +
+			   sizeof(struct uw_sframe));
+	struct uwk_kmm *kmm = kvzalloc(size, GFP_KERNEL);
+
+	if (!kmm)
+		return NULL;
+	kmm->bytes = size;
+	kmm->maps = (struct uwk_kmap *)(kmm + 1);
+	kmm->mods = (struct uw_module *)(kmm->maps + n);
+	kmm->sfs = (struct uw_sframe *)(kmm->mods + n);
+	return kmm;
+}
+
+/* Fill mapping i of kmm from a snapshot (consumes the file reference). */
+static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
+			 kuid_t uid)
+{
+	struct uwk_kfile *kf;
+
+	kmm->mods[i].start = v->start;
+	kmm->mods[i].end = v->end;
+	kmm->mods[i].sframe = NULL;
+	if (!v->file) {
+		strscpy(kmm->maps[i].name, "[anon]", sizeof(kmm->maps[i].name));
+		return;
+	}
+	kf = uwk_kfile_get(v->file, uid);
+	snprintf(kmm->maps[i].name, sizeof(kmm->maps[i].name), "%pD",
+		 v->file);
+	fput(v->file);
+	kmm->maps[i].kf = kf;
+	if (uwk_kfile_sframe(kf, v->start, v->pgoff << PAGE_SHIFT,
+			     &kmm->sfs[i]))
+		kmm->mods[i].sframe = &kmm->sfs[i];
+}
+
+/* Snapshot the executable file mappings of mm; returns how many. */
+static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
+			 int *map_count)
+{
+	struct vm_area_struct *vma;
+	VMA_ITERATOR(vmi, mm, 0);
+	u32 n = 0;
+
+	mmap_read_lock(mm);
+	*map_count = mm->map_count;
+	for_each_vma(vmi, vma) {
+		/*
+		 * Anonymous executable mappings (the vDSO, JIT code) are kept
+		 * too, without a table: a pc there is known, and does not ask
+		 * for a rescan with every sample.
+		 */
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		if (n == UWK_MAX_MAPS)
+			break;
+		snap[n].start = vma->vm_start;
+		snap[n].end = vma->vm_end;
+		snap[n].pgoff = vma->vm_pgoff;
+		snap[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+		n++;
+	}
+	mmap_read_unlock(mm);
+	return n;
+}
+
+/* Build and publish the table of task's address space mm. */
+void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
+		 unsigned long asked)
+{
+	kuid_t uid = task_uid(task);	/* who is charged for new tables */
+	struct uwk_vma_snap *snap;
+	struct uwk_kmm *kmm, *old;
+	unsigned long seq;
+	int map_count;
+	u32 i, n;
+
+	/* A scan started after the request already answered it. */
+	rcu_read_lock();
+	old = uwk_kmm_find(mm);
+	if (old && old->seq > asked) {
+		rcu_read_unlock();
+		return;
+	}
+	rcu_read_unlock();
+	seq = uwk_next_seq();
+
+	snap = kvmalloc_array(UWK_MAX_MAPS, sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	n = uwk_snap_vmas(mm, snap, &map_count);
+	kmm = uwk_kmm_alloc(n);
+	if (!kmm) {
+		for (i = 0; i < n; i++)
+			if (snap[i].file)
+				fput(snap[i].file);
+		kvfree(snap);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		uwk_kmm_fill(kmm, i, &snap[i], uid);
+	kvfree(snap);
+	kmm->n = n;
+	kmm->mm = mm;
+	mmgrab(mm);
+	kmm->tgid = task->tgid;
+	get_task_comm(kmm->comm, task);
+	kmm->scanned = jiffies;
+	kmm->seq = seq;
+	kmm->map_count = map_count;
+	atomic_long_add(kmm->bytes, &uwk_bytes_held);
+	atomic_inc(&uwk_nr_mms);
+	uwk_stat_inc(UWK_ST_SCANS);
+
+	mutex_lock(&uwk_mm_lock);
+	old = uwk_kmm_find_locked(mm);
+	if (old && old->seq > seq) {
+		/* A scan that started later published first: it is newer. */
+		mutex_unlock(&uwk_mm_lock);
+		uwk_kmm_free_now(kmm);
+		return;
+	}
+	/* A mapping unmapped after this scan read them: still stale. */
+	if (old && READ_ONCE(old->stale_seq) > seq)
+		kmm->stale_seq = old->stale_seq;
+	if (old)
+		hlist_replace_rcu(&old->node, &kmm->node);
+	else
+		hash_add_rcu(uwk_mm_hash, &kmm->node, (unsigned long)mm);
+	mutex_unlock(&uwk_mm_lock);
+	if (old)
+		call_rcu(&old->rcu, uwk_kmm_rcu_cb);
+}
+
+/*
+ * A walk broke at a pc in mapping module of kmm, for want of a table row:
+ * count it against the mapping's file (true), or leave it to the caller
+ * (false: an anonymous mapping, or none).  Runs in the hook, under RCU:
+ * the file lives until kmm is freed after a grace period.
+ */
+bool uwk_kmm_note_break(const struct uwk_kmm *kmm, u16 module)
+{
+	struct uwk_kfile *kf = module < kmm->n ? kmm->maps[module].kf : NULL;
+
+	if (!kf)
+		return false;
+	uwk_kfile_note_break(kf);
+	return true;
+}
+
+/* ---- garbage collection ---- */
+
+void uwk_gc(void)
+{
+	struct hlist_node *tmp;
+	struct uwk_kmm *kmm;
+	int bkt;
+
+	mutex_lock(&uwk_mm_lock);
+	hash_for_each_safe(uwk_mm_hash, bkt, tmp, kmm, node) {
+		if (atomic_read(&kmm->mm->mm_users))
+			continue;
+		hash_del_rcu(&kmm->node);
+		call_rcu(&kmm->rcu, uwk_kmm_rcu_cb);
+	}
+	mutex_unlock(&uwk_mm_lock);
+}
+
+static void uwk_gc_work_fn(struct work_struct *w)
+{
+	uwk_gc();
+}
+
+/* Wait for the frees queued so far (debugfs "gc" wants them done). */
+void uwk_tables_flush(void)
+{
+	flush_workqueue(uwk_wq);
+}
+
+void uwk_gc_soon(void)
+{
+	queue_delayed_work(uwk_wq, &uwk_gc_work, msecs_to_jiffies(100));
+}
+
+/* Whether an executable mapping of kmm overlaps [start, end). */
+bool uwk_kmm_covers(const struct uwk_kmm *kmm, u64 start, u64 end)
+{
+	u32 i;
+
+	for (i = 0; i < kmm->n; i++)
+		if (kmm->mods[i].start < end && start < kmm->mods[i].end)
+			return true;
+	return false;
+}
+
+/* ---- debugfs listing ---- */
+
+void uwk_tables_show(struct seq_file *m)
+{
+	struct uwk_kmm *kmm;
+	u32 i;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(uwk_mm_hash, bkt, kmm, node) {
+		seq_printf(m, "pid %d %s%s\n", kmm->tgid, kmm->comm,
+			   READ_ONCE(kmm->stale_seq) ? " stale" : "");
+		for (i = 0; i < kmm->n; i++) {
+			struct uwk_kfile *kf = kmm->maps[i].kf;
+
+			seq_printf(m, "  %llx-%llx %s %s\n",
+				   kmm->mods[i].start, kmm->mods[i].end,
+				   kmm->maps[i].name,
+				   uwk_kfile_state(kf));
+		}
+	}
+	rcu_read_unlock();
+}
+
+/* ---- load and unload ---- */
+
+int uwk_registry_init(void)
+{
+	uwk_wq = alloc_workqueue("uwind", WQ_UNBOUND, 0);
+	return uwk_wq ? 0 : -ENOMEM;
+}
+
+/* Called once the hook and the events can no longer run. */
+void uwk_registry_exit(void)
+{
+	struct hlist_node *tmp;
+	struct uwk_kmm *kmm;
+	int bkt;
+
+	/*
+	 * Pending scans publish, then stop; they may schedule a collection,
+	 * so it is cancelled after them (before, it could be queued again
+	 * and fire on the destroyed workqueue).
+	 */
+	flush_workqueue(uwk_wq);
+	cancel_delayed_work_sync(&uwk_gc_work);
+
+	mutex_lock(&uwk_mm_lock);
+	hash_for_each_safe(uwk_mm_hash, bkt, tmp, kmm, node) {
+		hash_del_rcu(&kmm->node);
+		call_rcu(&kmm->rcu, uwk_kmm_rcu_cb);
+	}
+	mutex_unlock(&uwk_mm_lock);
+	rcu_barrier();			/* every callback has queued its free */
+	flush_workqueue(uwk_wq);
+	destroy_workqueue(uwk_wq);
+	uwk_files_exit();
+}
