@@ -142,7 +142,7 @@ t_shared()
 # polled for up to 10 s.
 tables_want()
 {
-	bg_prog "$1" "$(ms 6000)"
+	bg_prog "$1" 60000
 	sleep 0.5
 	rec "$T/tables.data" -p "$bg" -- sleep 1
 	_i=0

@@ -256,9 +256,15 @@ tables_of()
 
 # table_state PID FILE: the state (sframe, ehabi, none, rejected...) of
 # FILE's mappings in PID's tables; one word, or several if they differ.
-# The file matches by path or by its last component.
+# The file matches by path or by its last component.  A process that has
+# exited has no tables: say so rather than an empty state (the programs
+# run far longer than a test needs, and are killed after it).
 table_state()
 {
+	if ! kill -0 "$1" 2>/dev/null; then
+		printf 'process %s exited' "$1"
+		return
+	fi
 	tables_of "$1" | awk -v f="$2" '
 	function base(p) { sub(/.*\//, "", p); return p }
 	$1 != "pid" && ($2 == f || $2 == base(f)) && !seen[$3]++ {

@@ -70,7 +70,7 @@ t_base()
 t_running()
 {
 	unload
-	bg_prog leaf-sf "$(ms 8000)"
+	bg_prog leaf-sf 60000
 	sleep 0.5
 	load
 	ok $? "insmod uwind.ko (no parameters)"
@@ -175,7 +175,7 @@ t_cap()
 	unload && insmod "$UW_KO" max_total_mb=0
 	ok $? "insmod max_total_mb=0"
 	o0=$(stat_val tables_over_max_total)
-	bg_prog leaf-sf "$(ms 8000)"
+	bg_prog leaf-sf 60000
 	sleep 0.5
 	rec "$T/cap.data" -p "$bg" -- sleep 0.5
 	tables_of "$bg" | diag
@@ -601,7 +601,7 @@ t_lib()
 	expect_full "(b) through libuwchain.so, linked" "$T/b1.data" \
 		chain "$CHAIN"
 
-	bg_prog chain-dl "$(ms 6000)"
+	bg_prog chain-dl 60000
 	sleep 0.5
 	rec "$T/b2.data" -p "$bg" -- sleep "$UW_SLOW"
 	tables_of "$bg" | diag
@@ -669,7 +669,7 @@ t_swap()
 t_fplib()
 {
 	load
-	bg_prog chain-fp "$(ms 6000)"
+	bg_prog chain-fp 60000
 	sleep 0.5
 	rec "$T/d.data" -p "$bg" -- sleep "$UW_SLOW"
 	st_lib=$(table_state "$bg" /root/lib/libuwfp.so)
@@ -712,7 +712,7 @@ t_corrupt()
 	ok $? "(g) $n corrupted programs ran:$kinds"
 	pscript "$T/g.data" > /dev/null
 	ok $? "(g) perf script reads the samples"
-	bg_prog bad-garbage "$(ms 3000)"
+	bg_prog bad-garbage 60000
 	sleep 0.5
 	st=$(table_state "$bg" /root/bad-garbage)
 	kill "$bg" 2>/dev/null
