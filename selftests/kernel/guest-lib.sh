@@ -8,6 +8,17 @@ UW_DBG=/sys/kernel/debug/uwind
 UW_KO=/root/uwind.ko
 uw_fails=0
 
+# An awk function for the scripts' awk programs: hex(X), the value of
+# the hexadecimal digits X (busybox awk has no strtonum).
+UW_AWK_HEX='
+function hex(x,   i, v) {
+	v = 0
+	x = tolower(x)
+	for (i = 1; i <= length(x); i++)
+		v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+	return v
+}'
+
 ok()
 {
 	# ok STATUS DESCRIPTION: passes when STATUS is 0.
@@ -94,14 +105,7 @@ pscript()
 # either.  seen() shows the chains as perf prints them.
 chains()
 {
-	awk -v comm="$1" -v chain="$2" -v bytid="${3:-}" '
-	function hex(x,   i, v) {
-		v = 0
-		x = tolower(x)
-		for (i = 1; i <= length(x); i++)
-			v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
-		return v
-	}
+	awk -v comm="$1" -v chain="$2" -v bytid="${3:-}" "$UW_AWK_HEX"'
 	function is(j, w) { return w ~ /^@/ ? d[j] == substr(w, 2) : s[j] == w }
 	BEGIN { RS = ""; FS = "\n"; k = split(chain, want, ",") }
 	{
@@ -188,6 +192,15 @@ seen()
 	}
 	END { for (c in cnt) printf "%6d  %s\n", cnt[c], c }' |
 		sort -rn | head -n 4
+}
+
+# grew COUNTER BEFORE: the module's COUNTER rose by at least m_full (the
+# full chains report() last counted) since it read BEFORE.
+grew()
+{
+	_d=$(($(stat_val "$1") - $2))
+	[ "$_d" -ge "$m_full" ]
+	ok $? "stats: $1 +$_d >= $m_full"
 }
 
 # snap FILE: keep the module's counters (nothing if it is not loaded).
