@@ -26,9 +26,6 @@
 #define UWK_MAX_SHDRS32	1024
 #define UWK_MAX_SHSTRTAB	(64 * 1024)
 
-/* Entries (index entries and opcode bytes) checked between reschedules. */
-#define UWK_EHABI_CHUNK	4096
-
 static const char uwk_extab_name[] = ".ARM.extab";
 
 /* The ELF header of a little-endian 32-bit file of compat_machine. */
@@ -165,7 +162,7 @@ int uwk_ehabi_setup(struct uw_ehabi *eh, const u8 *data,
 			    false);
 	if (err)
 		return err;
-	uw_check_start(&c, UWK_EHABI_CHUNK);
+	uw_check_start(&c, UWK_CHECK_CHUNK);
 	while ((err = uw_ehabi_check(eh, &c)) == UW_CHECK_MORE)
 		cond_resched();
 	return err;

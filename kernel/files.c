@@ -210,9 +210,6 @@ int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
 	return r == (ssize_t)len ? 0 : -EIO;
 }
 
-/* Entries the whole-table check takes between two reschedules. */
-#define UWK_CHECK_CHUNK	4096
-
 /*
  * Check every FDE, FRE and row once (the core's whole-table check, in
  * chunks with a reschedule between them), so the hook only ever meets

@@ -95,6 +95,9 @@ struct uwk_kmm {
 	struct uw_module *mods;
 };
 
+/* Entries a whole-table check takes between two reschedules. */
+#define UWK_CHECK_CHUNK	4096
+
 /* Per-file tables (files.c): task context unless said otherwise. */
 struct uwk_kfile;
 struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
