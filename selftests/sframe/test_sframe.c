@@ -1620,6 +1620,23 @@ static bool finds(const struct uw_sframe *sf, uint64_t pc, uint64_t fn)
 	return false;
 }
 
+/*
+ * A lookup in a table that fails the check: an error, or a row of fn
+ * covering pc (fn 0: no row at all), never another function.
+ */
+static bool never_other(const struct uw_sframe *sf, uint64_t pc, uint64_t fn)
+{
+	struct uw_row row;
+	int err = uw_sframe_find(sf, pc, &row);
+
+	if (err < 0 || (fn && row.fn_start == fn && pc >= fn &&
+			pc - fn < row.fn_size))
+		return true;
+	diag("pc 0x%llx: function 0x%llx", (unsigned long long)pc,
+	     (unsigned long long)row.fn_start);
+	return false;
+}
+
 /* The whole-table check's verdict. */
 static int check_table(const struct uw_sframe *sf)
 {
@@ -1712,6 +1729,45 @@ static void test_far_pcrel(void)
 		   finds(&s.sf, 0x7fffffffffffffffull, 0) &
 		   finds(&s.sf, ~0ull, 0),
 		   "V3 PCREL: functions 2^63 above their section are found");
+		sec_free(&s);
+	}
+}
+
+/*
+ * A PCREL table whose start fields rise, but the second start wraps past
+ * 2^64 (to 0x1000): the check refuses it, and as the search compares
+ * absolute starts modulo 2^64 it is misdirected there; a lookup may then
+ * fail, but must never name a function that does not cover pc.
+ */
+static void test_wrapping_pcrel(void)
+{
+	static const struct sfe_fre fr[] = { FS(0, 8), FS(1, 16) };
+	static const struct sfe_fde wrap[] = {
+		{ .func_start = 0xffffffffffff8000ull, .func_size = 0x40,
+		  FRES(fr) },
+		{ .func_start = 0x1000, .func_size = 0x40, FRES(fr) },
+	};
+	struct sfe_table t;
+	struct sec s;
+	uint8_t v;
+
+	for (v = 2; v <= 3; v++) {
+		h_table(&t, v);
+		t.addr = 0xffffffffffff0000ull;
+		t.nfdes = ARRAY_SIZE(wrap);
+		t.fdes = wrap;
+		if (!build_init(&s, &t)) {
+			ok(false, "V%u PCREL: wrapping table builds", v);
+			continue;
+		}
+		ok((check_table(&s.sf) == UW_EOVERFLOW) &
+		   never_other(&s.sf, 0xffffffffffff8010ull,
+			       0xffffffffffff8000ull) &
+		   never_other(&s.sf, 0xffffffffffff8040ull, 0) &
+		   never_other(&s.sf, 0x1010, 0) &
+		   never_other(&s.sf, 0, 0) & never_other(&s.sf, ~0ull, 0),
+		   "V%u PCREL: a start past 2^64 never names another function",
+		   v);
 		sec_free(&s);
 	}
 }
@@ -1908,6 +1964,7 @@ int main(void)
 	test_hostile_entries();
 	test_hostile_v3();
 	test_far_pcrel();
+	test_wrapping_pcrel();
 	test_mutations();
 	return tap_done();
 }
