@@ -1637,6 +1637,25 @@ static bool never_other(const struct uw_sframe *sf, uint64_t pc, uint64_t fn)
 	return false;
 }
 
+/*
+ * A V2 or V3 PCREL table of n FDEs in a section at addr, built and
+ * initialised in s; an ok() named what says so when it is not.
+ */
+static bool pcrel_table(struct sec *s, uint8_t v, uint64_t addr,
+			const struct sfe_fde *fdes, size_t n, const char *what)
+{
+	struct sfe_table t;
+
+	h_table(&t, v);
+	t.addr = addr;
+	t.nfdes = n;
+	t.fdes = fdes;
+	if (build_init(s, &t))
+		return true;
+	ok(false, "V%u PCREL: %s table builds", v, what);
+	return false;
+}
+
 /* The whole-table check's verdict. */
 static int check_table(const struct uw_sframe *sf)
 {
@@ -1675,20 +1694,14 @@ static void test_far_pcrel(void)
 		{ .func_start = 0x8000000000010000ull, .func_size = 0x40,
 		  FRES(fr) },
 	};
-	struct sfe_table t;
 	struct uw_row row;
 	struct sec s;
 	uint8_t v;
 
 	for (v = 2; v <= 3; v++) {
-		h_table(&t, v);
-		t.addr = 0xffffffff82000000ull;
-		t.nfdes = ARRAY_SIZE(near);
-		t.fdes = near;
-		if (!build_init(&s, &t)) {
-			ok(false, "V%u PCREL: far table builds", v);
+		if (!pcrel_table(&s, v, 0xffffffff82000000ull, near,
+				 ARRAY_SIZE(near), "far"))
 			continue;
-		}
 		ok(!uw_sframe_find(&s.sf, 0xffffffff81000101ull, &row) &&
 		   row.fn_start == 0xffffffff81000100ull &&
 		   row.cfa.off == 16 &&
@@ -1700,13 +1713,8 @@ static void test_far_pcrel(void)
 		sec_free(&s);
 	}
 
-	h_table(&t, 3);
-	t.addr = 0x8000000000000000ull;
-	t.nfdes = ARRAY_SIZE(below);
-	t.fdes = below;
-	if (!build_init(&s, &t)) {
-		ok(false, "V3 PCREL: table 2^63 above its code builds");
-	} else {
+	if (pcrel_table(&s, 3, 0x8000000000000000ull, below,
+			ARRAY_SIZE(below), "2^63 above its code")) {
 		ok((check_table(&s.sf) == UW_CHECK_DONE) &
 		   finds(&s.sf, 0x1010, 0x1000) & finds(&s.sf, 0x2001, 0x2000) &
 		   finds(&s.sf, 0xfff, 0) & finds(&s.sf, 0x1800, 0) &
@@ -1715,12 +1723,8 @@ static void test_far_pcrel(void)
 		sec_free(&s);
 	}
 
-	t.addr = 0x10000;
-	t.nfdes = ARRAY_SIZE(above);
-	t.fdes = above;
-	if (!build_init(&s, &t)) {
-		ok(false, "V3 PCREL: table 2^63 below its code builds");
-	} else {
+	if (pcrel_table(&s, 3, 0x10000, above, ARRAY_SIZE(above),
+			"2^63 below its code")) {
 		ok((check_table(&s.sf) == UW_CHECK_DONE) &
 		   finds(&s.sf, 0x800000000000fff0ull, 0x8000000000000000ull) &
 		   finds(&s.sf, 0x8000000000010000ull, 0x8000000000010000ull) &
@@ -1747,19 +1751,13 @@ static void test_wrapping_pcrel(void)
 		  FRES(fr) },
 		{ .func_start = 0x1000, .func_size = 0x40, FRES(fr) },
 	};
-	struct sfe_table t;
 	struct sec s;
 	uint8_t v;
 
 	for (v = 2; v <= 3; v++) {
-		h_table(&t, v);
-		t.addr = 0xffffffffffff0000ull;
-		t.nfdes = ARRAY_SIZE(wrap);
-		t.fdes = wrap;
-		if (!build_init(&s, &t)) {
-			ok(false, "V%u PCREL: wrapping table builds", v);
+		if (!pcrel_table(&s, v, 0xffffffffffff0000ull, wrap,
+				 ARRAY_SIZE(wrap), "wrapping"))
 			continue;
-		}
 		ok((check_table(&s.sf) == UW_EOVERFLOW) &
 		   never_other(&s.sf, 0xffffffffffff8010ull,
 			       0xffffffffffff8000ull) &
