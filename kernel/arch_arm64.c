@@ -13,6 +13,7 @@
  */
 #include <linux/elf.h>
 #include <linux/ftrace.h>
+#include <linux/mm.h>
 #include <asm/compiler.h>
 #include <asm/memory.h>
 #include <asm/ptrace.h>
@@ -98,4 +99,31 @@ void notrace uwk_arch_ftrace_redirect(struct ftrace_regs *fregs,
 				      unsigned long pc)
 {
 	instruction_pointer_set(ftrace_get_regs(fregs), pc);
+}
+
+/*
+ * The sigreturn trampolines, a compat task's sigpage and the vDSO's
+ * __kernel_rt_sigreturn, have no page table entry until the task first
+ * runs that code (the kernel maps those pages at the first fault), and
+ * the hook's reads never fault: every sample under a process's first
+ * handler call ended at the trampoline, unrecognised (all the samples of
+ * one handler call in most sig-t32 runs).  A scan reads each once
+ * through access_process_vm(), which faults the entry in (the vDSO's
+ * code is one page on 6.1).
+ */
+static void uwk_arch_touch(struct task_struct *task, const void *addr)
+{
+	u32 insn;
+
+	if (addr)
+		access_process_vm(task, (unsigned long)addr, &insn,
+				  sizeof(insn), 0);
+}
+
+void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm)
+{
+#ifdef CONFIG_COMPAT
+	uwk_arch_touch(task, READ_ONCE(mm->context.sigpage));
+#endif
+	uwk_arch_touch(task, READ_ONCE(mm->context.vdso));
 }

@@ -64,3 +64,8 @@ void notrace uwk_arch_ftrace_redirect(struct ftrace_regs *fregs,
 {
 	ftrace_instruction_pointer_set(fregs, pc);
 }
+
+/* Nothing to prepare: the hook reads only the stack and mapped files. */
+void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm)
+{
+}

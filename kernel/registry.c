@@ -225,6 +225,7 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 	rcu_read_unlock();
 	seq = uwk_next_seq();
 
+	uwk_arch_scan(task, mm);
 	snap = kvmalloc_array(UWK_MAX_MAPS, sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return;

@@ -174,8 +174,11 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
  * uwk_arch_ftrace_redirect()  make that callback resume at pc instead of
  *                        the function (the hook's redirect of
  *                        perf_callchain_user() to uwind's walker).
+ * uwk_arch_scan()        what a scan of a task's address space does
+ *                        first (task context): make the pages the hook
+ *                        must read present.
  *
- * All of these run from ftrace callbacks: notrace.
+ * All of these but uwk_arch_scan() run from ftrace callbacks: notrace.
  */
 struct uwk_arch {
 	enum uw_arch uw_arch;
@@ -191,6 +194,7 @@ void uwk_arch_regs(struct uw_walk_cfg *cfg, struct uw_regs *r,
 		   const struct pt_regs *regs);
 unsigned long uwk_arch_ftrace_arg(struct ftrace_regs *fregs, unsigned int n);
 void uwk_arch_ftrace_redirect(struct ftrace_regs *fregs, unsigned long pc);
+void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm);
 
 /* The hook (hook.c). */
 int uwk_hook_init(void);

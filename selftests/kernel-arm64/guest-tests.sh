@@ -227,6 +227,13 @@ t_signal()
 	expect_at "$UW_T32_GOOD" "32-bit signal handler, through the sigpage" \
 		"$T/sig-t32.data" sig-t32 "sig_c,sig_b,handler,[unknown],outer,main"
 	grew frames_sigframe "$s0"
+	# A process's first handler calls (400 ms each, three of them): the
+	# sigpage has no page table entry before the first sigreturn, and the
+	# hook reads without faulting; the module's scan faults it in.
+	sec sig-t32-first
+	rec "$T/sigfirst.data" -- /root/sig-t32 "$(ms 500)" 400
+	expect_at "$UW_T32_GOOD" "32-bit signal handler, its first calls (400 ms each)" \
+		"$T/sigfirst.data" sig-t32 "sig_c,sig_b,handler,[unknown],outer,main"
 }
 
 # Pointer authentication: the guest CPU signs return addresses of code

@@ -2,7 +2,7 @@
 /*
  * sigleaf: a call chain through a signal frame, for perf to sample.
  * main() calls outer(), which spins; a timer signal every 10 ms runs
- * handler() -> sig_b() -> sig_c(), and sig_c() spins for 8 ms.  A sample
+ * handler() -> sig_b() -> sig_c(), and sig_c() spins (8 ms).  A sample
  * in sig_c() has the chain sig_c, sig_b, handler, the kernel's sigreturn
  * trampoline, then the interrupted outer() and main().
  *
@@ -12,7 +12,8 @@
  * entries), so the rt_sigaction system call is made directly, without
  * one: the kernel then returns through its sigpage.
  *
- * Usage: sigleaf [MILLISECONDS] (default 1000).
+ * Usage: sigleaf [MILLISECONDS [HANDLER_MS]] (defaults 1000 and 8: how
+ * long sig_c() spins each call).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -25,13 +26,13 @@
 
 static volatile unsigned long sink;
 static volatile sig_atomic_t done;
-static unsigned long long end_ms;
+static unsigned long long end_ms, handler_ms = 8;
 static unsigned long signals;
 
 /* The clock is read every 4096 iterations: the time is spent here. */
 __attribute__((noinline)) void sig_c(void)
 {
-	unsigned long long until = now_ms() + 8;
+	unsigned long long until = now_ms() + handler_ms;
 	unsigned long i;
 
 	for (i = 1;; i++) {
@@ -54,8 +55,17 @@ __attribute__((noinline)) void handler(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	sig_b();
 	signals++;
-	if (now_ms() >= end_ms)
+	/*
+	 * Time is up: stop the timer too.  A handler that outlasts the
+	 * interval finds the next signal pending at its sigreturn, and
+	 * outer() would never run again to see done.
+	 */
+	if (now_ms() >= end_ms) {
+		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+		setitimer(ITIMER_REAL, &off, NULL);
 		done = 1;
+	}
 }
 
 /*
@@ -115,6 +125,8 @@ int main(int argc, char **argv)
 	sigset_t set;
 
 	end_ms = now_ms() + (argc > 1 ? strtoull(argv[1], NULL, 0) : 1000);
+	if (argc > 2)
+		handler_ms = strtoull(argv[2], NULL, 0);
 	if (install() || setitimer(ITIMER_REAL, &it, NULL)) {
 		perror("sigleaf");
 		return 1;
