@@ -210,36 +210,23 @@ static int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
 	return r == (ssize_t)len ? 0 : -EIO;
 }
 
+/* Entries the whole-table check takes between two reschedules. */
+#define UWK_CHECK_CHUNK	4096
+
 /*
- * Check every FDE, FRE and row once, so the hook only ever meets tables
- * that decode: a malformed section is refused here, counted once.
+ * Check every FDE, FRE and row once (the core's whole-table check, in
+ * chunks with a reschedule between them), so the hook only ever meets
+ * tables that decode: a malformed section is refused here, counted once.
  */
 static int uwk_validate(const struct uw_sframe *sf)
 {
-	struct uw_sframe_fde fde;
-	struct uw_sframe_fre fre;
-	struct uw_row row;
-	u64 prev = 0;
-	u32 i, j, off;
+	struct uw_check c;
 	int err;
 
-	for (i = 0; i < sf->num_fdes; i++) {
-		err = uw_sframe_fde(sf, i, &fde);
-		if (err)
-			return err;
-		if (i && fde.func_start < prev)
-			return UW_EUNSORTED;
-		prev = fde.func_start;
-		off = fde.fre_off;
-		for (j = 0; j < fde.num_fres; j++) {
-			err = uw_sframe_fre(sf, &fde, &off, &fre);
-			err = err ? err : uw_sframe_row(sf, &fde, &fre, &row);
-			if (err)
-				return err;
-		}
+	uw_check_start(&c, UWK_CHECK_CHUNK);
+	while ((err = uw_sframe_check(sf, &c)) == UW_CHECK_MORE)
 		cond_resched();
-	}
-	return 0;
+	return err;
 }
 
 /*
@@ -699,21 +686,18 @@ static bool uwk_bias(const struct uwk_kfile *kf, u64 start, u64 fo, u64 *bias)
 }
 
 /*
- * The decoded header of kf's table for a mapping of the file at start,
- * from file offset fo, into *sf with the mapping's load bias applied:
- * true, or false when the file has no table or the mapping no bias.
+ * kf's table for a mapping of the file at start, from file offset fo:
+ * the decoded table (at the file's link-time addresses, shared by every
+ * mapping) and in *bias the mapping's load bias; NULL when the file has
+ * no table or the mapping no bias.
  */
-bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
-		      struct uw_sframe *sf)
+const struct uw_sframe *uwk_kfile_sframe(const struct uwk_kfile *kf,
+					 u64 start, u64 fo, u64 *bias)
 {
-	u64 bias;
-
 	if (!kf || kf->status != UWK_KF_SFRAME ||
-	    !uwk_bias(kf, start, fo, &bias))
-		return false;
-	*sf = kf->sf;
-	sf->sec.addr = kf->sf.sec.addr + bias;
-	return true;
+	    !uwk_bias(kf, start, fo, bias))
+		return NULL;
+	return &kf->sf;
 }
 
 /* The state debugfs "tables" shows for a mapping of kf's file. */

@@ -133,8 +133,7 @@ struct uwk_vma_snap {
 static struct uwk_kmm *uwk_kmm_alloc(u32 n)
 {
 	size_t size = sizeof(struct uwk_kmm) +
-		      n * (sizeof(struct uwk_kmap) + sizeof(struct uw_module) +
-			   sizeof(struct uw_sframe));
+		      n * (sizeof(struct uwk_kmap) + sizeof(struct uw_module));
 	struct uwk_kmm *kmm = kvzalloc(size, GFP_KERNEL);
 
 	if (!kmm)
@@ -142,7 +141,6 @@ static struct uwk_kmm *uwk_kmm_alloc(u32 n)
 	kmm->bytes = size;
 	kmm->maps = (struct uwk_kmap *)(kmm + 1);
 	kmm->mods = (struct uw_module *)(kmm->maps + n);
-	kmm->sfs = (struct uw_sframe *)(kmm->mods + n);
 	return kmm;
 }
 
@@ -155,6 +153,7 @@ static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
 	kmm->mods[i].start = v->start;
 	kmm->mods[i].end = v->end;
 	kmm->mods[i].sframe = NULL;
+	kmm->mods[i].bias = 0;
 	if (!v->file) {
 		strscpy(kmm->maps[i].name, "[anon]", sizeof(kmm->maps[i].name));
 		return;
@@ -164,9 +163,9 @@ static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
 		 v->file);
 	fput(v->file);
 	kmm->maps[i].kf = kf;
-	if (uwk_kfile_sframe(kf, v->start, v->pgoff << PAGE_SHIFT,
-			     &kmm->sfs[i]))
-		kmm->mods[i].sframe = &kmm->sfs[i];
+	kmm->mods[i].sframe = uwk_kfile_sframe(kf, v->start,
+					       v->pgoff << PAGE_SHIFT,
+					       &kmm->mods[i].bias);
 }
 
 /* Snapshot the executable file mappings of mm; returns how many. */

@@ -73,8 +73,8 @@ extern atomic_t uwk_nr_mms, uwk_nr_files;
 /*
  * One process's executable mappings, published with RCU for the hook.
  * mods[] is what the core's walker takes: sorted, not overlapping, each
- * pointing at a per-mapping copy of its file's decoded header (sfs[i],
- * whose section address carries the mapping's load bias).
+ * pointing at its file's decoded table (shared by every mapping of the
+ * file, at the file's link-time addresses) with the mapping's load bias.
  */
 struct uwk_kmm {
 	struct hlist_node node;
@@ -91,15 +91,14 @@ struct uwk_kmm {
 	u32 n;
 	struct uwk_kmap *maps;
 	struct uw_module *mods;
-	struct uw_sframe *sfs;
 };
 
 /* Per-file tables (files.c): task context unless said otherwise. */
 struct uwk_kfile;
 struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
 void uwk_kfile_put(struct uwk_kfile *kf);
-bool uwk_kfile_sframe(const struct uwk_kfile *kf, u64 start, u64 fo,
-		      struct uw_sframe *sf);
+const struct uw_sframe *uwk_kfile_sframe(const struct uwk_kfile *kf,
+					 u64 start, u64 fo, u64 *bias);
 const char *uwk_kfile_state(const struct uwk_kfile *kf);
 void uwk_kfile_note_break(struct uwk_kfile *kf);		/* any context */
 void uwk_files_exit(void);
