@@ -8,6 +8,10 @@
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
 
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554	/* older elf.h lacks it */
+#endif
+
 /* A table section loaded from an ELF file or a raw dump. */
 struct tool_table {
 	struct uw_span span;
