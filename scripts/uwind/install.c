@@ -22,9 +22,10 @@
  * so processes already running get their tables too.
  *
  * One line a file: "installed NAME PATH", "up-to-date NAME PATH",
- * "own-sframe NAME", "failed NAME: why"; then the counts.  Exit status:
- * 0 when every file got its table or already had one, 1 otherwise, 2 bad
- * usage.
+ * "own-sframe NAME", "skipped NAME: why" (a file --pid or --system found
+ * that can have no table: no build-id, no CFI), "failed NAME: why"; then
+ * the counts.  Exit status: 0 when every file got its table or already
+ * had one (or was skipped), 1 otherwise, 2 bad usage.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -49,7 +50,7 @@ struct inst_ctx {
 	bool verbose;
 	bool filter;		/* --pid, --system: skip what is not ours quietly */
 	uint16_t machine;	/* with filter: the machine of this tool */
-	unsigned int installed, uptodate, own, failed;
+	unsigned int installed, uptodate, own, skipped, failed;
 	struct stat *seen;	/* files done (st_dev, st_ino) */
 	size_t nseen;
 };
@@ -266,6 +267,20 @@ static void failed(struct inst_ctx *c, const char *name, const char *why)
 	c->failed++;
 }
 
+/*
+ * A file that can have no table (no build-id, no CFI): a failure when it
+ * was named, skipped when --pid or --system found it.
+ */
+static void cannot(struct inst_ctx *c, const char *name, const char *why)
+{
+	if (!c->filter) {
+		failed(c, name, why);
+		return;
+	}
+	printf("skipped %s: %s\n", name, why);
+	c->skipped++;
+}
+
 /* Install the table of one opened file (name for messages). */
 static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 {
@@ -286,11 +301,11 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	len = cfi_build_id(elf, id, sizeof(id));
 	if (!len || !gelf_getehdr(elf, &eh)) {
-		failed(c, name, "no GNU build-id: a table cannot be keyed to it");
+		cannot(c, name, "no GNU build-id: a table cannot be keyed to it");
 		return;
 	}
 	if (uwsf_check_range(elf, &chk)) {
-		failed(c, name, "no .eh_frame or .debug_frame");
+		cannot(c, name, "no .eh_frame or .debug_frame");
 		return;
 	}
 	table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
@@ -301,7 +316,10 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	ret = sg_convert(elf, &r, err, sizeof(err));
 	if (ret) {
-		failed(c, name, ret > 0 ? "no DWARF CFI" : err);
+		if (ret > 0)
+			cannot(c, name, "no DWARF CFI");
+		else
+			failed(c, name, err);
 		if (ret > 0)
 			sg_result_free(&r);
 		return;
@@ -485,7 +503,8 @@ int cmd_install(const struct inst_opts *o, const char *const *files, int n)
 	if (c.installed)
 		notify_module();
 	printf("uwind: %u installed, %u up to date, %u with their own SFrame,"
-	       " %u failed\n", c.installed, c.uptodate, c.own, c.failed);
+	       " %u skipped, %u failed\n", c.installed, c.uptodate, c.own,
+	       c.skipped, c.failed);
 	free(c.seen);
 	return c.failed ? 1 : 0;
 }

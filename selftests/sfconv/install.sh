@@ -36,7 +36,7 @@ gzip_crc()
 # table_of ID: where the table for build-id ID goes.
 table_of() { echo "$D/$(echo "$1" | cut -c1-2)/$(echo "$1" | cut -c3-).uwsf"; }
 
-tap_begin 12
+tap_begin 13
 
 f=$BIN/crash
 id=$(readelf -nW "$f" | awk '/Build ID:/ { print $NF }')
@@ -101,6 +101,19 @@ kill -9 "$pid" 2>/dev/null
 	grep -q '^installed \[vdso\] ' "$TMP/out6"
 tap_result $? "--pid: the program (up to date), libc, ld.so and the vDSO"
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/out6"
+
+# Found by --pid: a file that can have no table is skipped, not failed.
+printf '#include <unistd.h>\nint main(void) { pause(); return 0; }\n' > "$TMP/w.c"
+gcc -O2 -Wl,--build-id=none -o "$TMP/wait" "$TMP/w.c" || :
+"$TMP/wait" &
+pid=$!
+PIDS="${PIDS:-} $pid"
+sleep 0.2
+"$UWIND" sframe --install --dir "$D" --pid "$pid" > "$TMP/out10" 2>&1 &&
+	grep -qx "skipped $TMP/wait: no GNU build-id: a table cannot be keyed to it" "$TMP/out10" &&
+	grep -q "^uwind: .* 1 skipped, 0 failed$" "$TMP/out10"
+tap_result $? "--pid of a program without a build-id: it is skipped, the rest done, exit 0"
+kill -9 "$pid" 2>/dev/null
 
 # The vDSO: its image (crash vdso writes it), its build-id, its table.
 "$BIN/crash" vdso > "$TMP/vdso.so"
