@@ -50,13 +50,17 @@ int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
 	err = err ? err : table(blob, ct->insn_off, ct->insn_size);
 	if (err)
 		return err;
-	/* Page starts never decrease and never pass the function table. */
+	/*
+	 * Page starts never decrease and never pass the function table; the
+	 * first is entry 0 (an entry before it would be no page's, yet the
+	 * lookup of a pc before page 0's first function would take it).
+	 */
 	for (i = 0; i < ct->pages; i++) {
 		err = uwi_rd32(blob, ct->page_off + 4 * (uint64_t)i, big_endian,
 			       &v);
 		if (err)
 			return err;
-		if (v < prev || v > ct->fns)
+		if (v < prev || v > ct->fns || (i == 0 && v != 0))
 			return UW_EUNSORTED;
 		prev = v;
 	}

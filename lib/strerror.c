@@ -54,6 +54,8 @@ const char *uw_source_name(enum uw_source src)
 	case UW_SRC_EHABI: return "ehabi";
 	case UW_SRC_CHROME: return "chrome";
 	case UW_SRC_EXCFRAME: return "excframe";
+	case UW_SRC_COMPACT: return "compact";
+	case UW_SRC_BREAKPAD: return "breakpad";
 	default: return "unknown";
 	}
 }

@@ -19,7 +19,7 @@
 #   CFLAGS += $(call uw_cflags,$(UW_CONFIG_cortex_m))
 #   OBJS += $(patsubst %.c,uwind/lib/%.o,$(call uw_srcs,$(UW_CONFIG_cortex_m)))
 
-UW_SWITCHES := SFRAME SIGFRAME ARM EHABI CHROME CORTEXM
+UW_SWITCHES := SFRAME SIGFRAME ARM EHABI CHROME CORTEXM COMPACT BREAKPAD
 
 UW_SRCS_CORE := arch.c strerror.c walk.c
 UW_SRCS_SFRAME := sframe.c
@@ -28,6 +28,8 @@ UW_SRCS_ARM := walk_arm.c
 UW_SRCS_EHABI := ehabi.c arm_exec.c
 UW_SRCS_CHROME := chrome_arm.c arm_exec.c
 UW_SRCS_CORTEXM := cortexm.c
+UW_SRCS_COMPACT := compact_unwind.c
+UW_SRCS_BREAKPAD := breakpad.c breakpad_eval.c breakpad_step.c
 
 uw_srcs = $(sort $(UW_SRCS_CORE) $(foreach s,$(1),$(UW_SRCS_$(s))))
 uw_cflags = $(foreach s,$(filter-out $(1),$(UW_SWITCHES)),-DUW_HAS_$(s)=0)

@@ -317,6 +317,7 @@ int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	cur->source = UW_SRC_NONE;
 	cur->stop = UW_STOP_NONE;
 	cur->cm_thread = 0;
+	cur->step.bp_depth = 0;
 	cur->module = find_module(cfg, uwi_code_addr(a, pc));
 	return 0;
 }

@@ -9,7 +9,7 @@ set -eu
 
 PKGS="
 make gcc libc6-dev python3
-clang-14 llvm-14 libclang-rt-14-dev
+clang-14 llvm-14 lld-14 libclang-rt-14-dev
 libelf-dev libdw-dev elfutils
 gdb gdb-multiarch valgrind
 binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross

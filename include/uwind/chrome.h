@@ -73,7 +73,7 @@ struct uw_chrome_loc {
  *
  * Return: 0, or UW_EINVAL (a NULL argument), UW_EBOUNDS (shorter than
  * its header), UW_EHEADER (a table outside the blob), UW_EUNSORTED (page
- * starts decrease or pass the function table).
+ * starts decrease, pass the function table, or begin after entry 0).
  */
 int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
 		   uint64_t text_start, bool big_endian);

@@ -24,6 +24,11 @@
  *   UW_HAS_CORTEXM   Cortex-M exception frames (lib/cortexm.c); default
  *                    UW_HAS_ARM
  *   UW_HAS_SIGFRAME  Linux signal frames (lib/sigframe.c)
+ *   UW_HAS_COMPACT   Apple compact unwind, __unwind_info
+ *                    (lib/compact_unwind.c)
+ *   UW_HAS_BREAKPAD  Breakpad STACK CFI and STACK WIN records
+ *                    (lib/breakpad.c, lib/breakpad_eval.c,
+ *                    lib/breakpad_step.c)
  *
  * Frame pointers are always there: they are the fallback of every walk.
  * lib/walk.c, lib/arch.c and lib/strerror.c are always built.
@@ -52,6 +57,12 @@
 #endif
 #ifndef UW_HAS_SIGFRAME
 #define UW_HAS_SIGFRAME	1
+#endif
+#ifndef UW_HAS_COMPACT
+#define UW_HAS_COMPACT	1
+#endif
+#ifndef UW_HAS_BREAKPAD
+#define UW_HAS_BREAKPAD	1
 #endif
 
 #if !UW_HAS_ARM && (UW_HAS_EHABI || UW_HAS_CHROME || UW_HAS_CORTEXM)

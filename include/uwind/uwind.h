@@ -8,8 +8,9 @@
  * through a caller-supplied accessor that may fail.
  *
  * This header adds the walker to the shared types (types.h) and the
- * table formats (sframe.h, ehabi.h, chrome.h): modules, the walk's
- * configuration, its cursor, and the frames it records.
+ * table formats (sframe.h, ehabi.h, chrome.h, compact_unwind.h,
+ * breakpad.h): modules, the walk's configuration, its cursor, and the
+ * frames it records.
  */
 #ifndef UWIND_UWIND_H
 #define UWIND_UWIND_H
@@ -18,6 +19,8 @@
 #include "sframe.h"
 #include "ehabi.h"
 #include "chrome.h"
+#include "compact_unwind.h"
+#include "breakpad.h"
 
 /**
  * struct uw_module - a loaded module: a text range and its tables
@@ -31,6 +34,9 @@
  * @sframe: SFrame table, or NULL
  * @ehabi: ARM EHABI index, or NULL
  * @chrome: Chrome ARM table, or NULL (preferred to EHABI where both are)
+ * @cu: Apple compact unwind (__TEXT,__unwind_info), or NULL
+ * @bp: Breakpad STACK CFI and STACK WIN records, or NULL (preferred to
+ *	compact unwind where both are)
  *
  * The tables are set up once by the host (uw_sframe_init() and kin,
  * ideally checked whole with uw_sframe_check() and kin) and only read by
@@ -41,6 +47,8 @@ struct uw_module {
 	const struct uw_sframe *sframe;
 	const struct uw_ehabi *ehabi;
 	const struct uw_chrome *chrome;
+	const struct uw_cu *cu;
+	const struct uw_bp *bp;
 	uint64_t bias;
 };
 
@@ -53,6 +61,8 @@ struct uw_module {
  * @UW_SRC_EHABI: ARM .ARM.exidx/.ARM.extab
  * @UW_SRC_CHROME: Chrome's ARM unwind tables
  * @UW_SRC_EXCFRAME: a Cortex-M exception frame (EXC_RETURN)
+ * @UW_SRC_COMPACT: Apple compact unwind (__unwind_info)
+ * @UW_SRC_BREAKPAD: Breakpad STACK CFI or STACK WIN records
  * @UW_SRC_COUNT: the number of values above
  */
 enum uw_source {
@@ -63,6 +73,8 @@ enum uw_source {
 	UW_SRC_EHABI,
 	UW_SRC_CHROME,
 	UW_SRC_EXCFRAME,
+	UW_SRC_COMPACT,
+	UW_SRC_BREAKPAD,
 	UW_SRC_COUNT,
 };
 
@@ -206,6 +218,9 @@ struct uwi_step {
 	uint64_t lookup;
 	uint64_t new_sp;
 	bool ra_in_reg;
+	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
+					 * .cbParams of the frame at depth
+					 * bp_depth, for its caller */
 };
 
 union uwi_scratch {
@@ -218,6 +233,8 @@ union uwi_scratch {
 		struct uw_chrome_loc loc;
 		struct uwi_arm_vrs vrs;
 	} chrome;
+	struct uwi_cu_work cu;
+	struct uw_bp_work bp;
 };
 
 /**

@@ -36,6 +36,7 @@
 #include "cfi.h"
 #include "chrome_gen.h"
 #include "ehabi_rules.h"
+#include "macho.h"
 
 #define MAX_RULE	96
 
@@ -352,30 +353,46 @@ out:
 	free(cur);
 }
 
-/* Breakpad's module id: the build id (else a hash of .text) as a GUID. */
-static void print_module(struct conv *c, FILE *out)
+/*
+ * Breakpad's module id of an ELF file: its build id (else a hash of the
+ * first 4 KiB of .text) as a GUID, the first three fields byte-swapped,
+ * and an age of 0.  id: 34 bytes; bid/bidlen: the raw build id.
+ */
+void elf_breakpad_id(Elf *elf, char *id, uint8_t *bid, size_t *bidlen)
 {
-	uint8_t id[16] = { 0 }, bid[64];
-	size_t bidlen = cfi_build_id(c->elf, bid, sizeof(bid)), i;
+	uint8_t g[16] = { 0 };
 	Elf_Scn *scn;
 	GElf_Shdr sh;
-	const char *base = strrchr(c->path, '/');
+	size_t i;
 
-	if (bidlen) {
-		memcpy(id, bid, bidlen < 16 ? bidlen : 16);
-	} else if ((scn = cfi_find_scn(c->elf, ".text", &sh))) {
+	*bidlen = cfi_build_id(elf, bid, 64);
+	if (*bidlen) {
+		memcpy(g, bid, *bidlen < 16 ? *bidlen : 16);
+	} else if ((scn = cfi_find_scn(elf, ".text", &sh))) {
 		Elf_Data *d = elf_getdata(scn, NULL);
 		size_t n = d ? (d->d_size < 4096 ? d->d_size : 4096) : 0;
 
 		for (i = 0; i < n; i++)
-			id[i % 16] ^= ((uint8_t *)d->d_buf)[i];
+			g[i % 16] ^= ((uint8_t *)d->d_buf)[i];
 	}
-	fprintf(out, "MODULE Linux %s ", arch_module_name(c->eh.e_machine));
-	fprintf(out, "%02X%02X%02X%02X%02X%02X%02X%02X", id[3], id[2], id[1],
-		id[0], id[5], id[4], id[7], id[6]);
+	sprintf(id, "%02X%02X%02X%02X%02X%02X%02X%02X", g[3], g[2], g[1],
+		g[0], g[5], g[4], g[7], g[6]);
 	for (i = 8; i < 16; i++)
-		fprintf(out, "%02X", id[i]);
-	fprintf(out, "0 %s\n", base ? base + 1 : c->path);
+		sprintf(id + 16 + 2 * (i - 8), "%02X", g[i]);
+	strcat(id, "0");
+}
+
+static void print_module(struct conv *c, FILE *out)
+{
+	uint8_t bid[64];
+	size_t bidlen, i;
+	char id[34];
+	const char *base = strrchr(c->path, '/');
+
+	elf_breakpad_id(c->elf, id, bid, &bidlen);
+	fprintf(out, "MODULE Linux %s %s %s\n",
+		arch_module_name(c->eh.e_machine), id,
+		base ? base + 1 : c->path);
 	if (bidlen) {
 		fprintf(out, "INFO CODE_ID ");
 		for (i = 0; i < bidlen; i++)
@@ -448,7 +465,7 @@ out:
 	return ret;
 }
 
-static int to_breakpad(const char *path, FILE *out)
+static int to_breakpad(const char *path, const char *arch, FILE *out)
 {
 	struct conv c;
 	struct cfi_list l = { 0 };
@@ -456,6 +473,12 @@ static int to_breakpad(const char *path, FILE *out)
 	size_t n = 0, i, usable = 0;
 	int fd, ret = 1, nocfi;
 
+	if (macho_is(path))
+		return cu_to_breakpad(path, arch, out);
+	if (arch) {
+		fprintf(stderr, "uwind: --arch is for Mach-O files\n");
+		return 2;
+	}
 	memset(&c, 0, sizeof(c));
 	c.path = path;
 	elf_version(EV_CURRENT);
@@ -563,6 +586,7 @@ out:
 int cmd_convert(int argc, char **argv)
 {
 	const char *bp = NULL, *chrome = NULL, *outp = NULL, *text = NULL;
+	const char *arch = take_arch(&argc, argv);
 	int i, verbose = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -580,11 +604,12 @@ int cmd_convert(int argc, char **argv)
 			goto usage;
 	}
 	if (bp && !chrome && !outp && !text)
-		return to_breakpad(bp, stdout);
+		return to_breakpad(bp, arch, stdout);
 	if (chrome && !bp && outp)
 		return to_chrome(chrome, outp, text, verbose);
 usage:
-	fprintf(stderr, "usage: uwind convert --breakpad ELF\n"
+	fprintf(stderr, "usage: uwind convert --breakpad ELF|MACHO"
+		" [--arch NAME]\n"
 		"       uwind convert --chrome STACKCFI.sym -o TABLE"
 		" [--text ADDR] [-v]\n");
 	return 2;

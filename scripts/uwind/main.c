@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "uwind.h"
+#include "cu_rules.h"
 
 static void usage(FILE *f)
 {
@@ -26,7 +27,11 @@ static void usage(FILE *f)
 	      "       uwind stack -p PID\n"
 	      "       uwind dump --chrome TABLE --text ADDR\n"
 	      "       uwind lookup --chrome TABLE --text ADDR [--thumb] ADDR...\n"
-	      "       uwind convert --breakpad ELF\n"
+	      "       uwind dump|lookup MACHO [--arch NAME] [ADDR...]\n"
+	      "       uwind lookup --breakpad SYM [--base ADDR] [--index]"
+	      " ADDR...\n"
+	      "       uwind stack --core CORE --breakpad SYM...\n"
+	      "       uwind convert --breakpad ELF|MACHO [--arch NAME]\n"
 	      "       uwind convert --chrome SYM -o TABLE [--text ADDR]\n"
 	      "       uwind sframe FILE -o OUT [--raw] [-v]\n"
 	      "       uwind sframe --check [-v] FILE...\n"
@@ -47,6 +52,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "convert"))
 		return cmd_convert(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "lookup") && bp_wanted(argc - 1, argv + 1))
+		return cmd_bp_lookup(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump") && macho_wanted(argc - 1, argv + 1))
+		return cmd_cu_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "lookup") && macho_wanted(argc - 1, argv + 1))
+		return cmd_cu_lookup(argc - 1, argv + 1);
 	if (chrome_wanted(argc - 1, argv + 1) && !strcmp(argv[1], "dump"))
 		return cmd_chrome_dump(argc - 1, argv + 1);
 	if (chrome_wanted(argc - 1, argv + 1) && !strcmp(argv[1], "lookup"))

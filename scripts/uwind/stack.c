@@ -46,6 +46,7 @@
 #include "cfi.h"
 #include "sframe_gen.h"
 #include "stack.h"
+#include "bp_file.h"
 
 #define MAX_FRAMES	256
 
@@ -853,11 +854,95 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 	return 0;
 }
 
+/* The first PT_LOAD's address (Breakpad's addresses count from it). */
+static bool first_load(Elf *elf, uint64_t *vaddr)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			*vaddr = ph.p_vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Does the MODULE line of f name file (base name and id)? */
+static bool bp_matches(const struct bp_file *f, const struct stk_file *file)
+{
+	const char *base = strrchr(file->path, '/');
+	const char *name = (const char *)f->bp.text.data + f->bp.name_off;
+	const char *id = (const char *)f->bp.text.data + f->bp.id_off;
+	uint8_t bid[64];
+	size_t bidlen;
+	char want[34];
+
+	base = base ? base + 1 : file->path;
+	if (!file->elf || !file->placed || strlen(base) != f->bp.name_len ||
+	    memcmp(base, name, f->bp.name_len))
+		return false;
+	elf_breakpad_id(file->elf, want, bid, &bidlen);
+	return strlen(want) == f->bp.id_len && !memcmp(want, id, f->bp.id_len);
+}
+
+/*
+ * --breakpad SYM: the module its MODULE line names (base name and id, as
+ * `uwind convert --breakpad` writes them) unwinds from the file's STACK
+ * records instead of its SFrame or EHABI tables.
+ */
+static int apply_breakpad(struct stk_target *t, const char *sym,
+			  struct bp_file *f)
+{
+	struct stk_file *file = NULL;
+	uint64_t load;
+	size_t i;
+
+	if (bp_file_open(sym, 0, f))
+		return -1;
+	if (!f->bp.name_len) {
+		fprintf(stderr, "uwind: %s: no MODULE line\n", sym);
+		return -1;
+	}
+	if (f->bp.arch != t->arch) {
+		fprintf(stderr, "uwind: %s: for %s, not %s\n", sym,
+			uw_arch_name(f->bp.arch), uw_arch_name(t->arch));
+		return -1;
+	}
+	for (i = 0; i < t->nmods && !file; i++)
+		if (bp_matches(f, t->mod_file[i]))
+			file = t->mod_file[i];
+	if (!file || !first_load(file->elf, &load)) {
+		fprintf(stderr, "uwind: %s: no file in the target matches its"
+			" MODULE line\n", sym);
+		return -1;
+	}
+	/* The table space is the file's: the module's bias does the rest. */
+	f->bp.base = load;
+	if (bp_file_index(f)) {
+		fprintf(stderr, "uwind: %s: cannot index it\n", sym);
+		return -1;
+	}
+	for (i = 0; i < t->nmods; i++) {
+		if (t->mod_file[i] != file)
+			continue;
+		t->mods[i].bp = &f->bp;
+		t->mods[i].sframe = NULL;
+		t->mods[i].ehabi = NULL;
+		t->mods[i].chrome = NULL;
+	}
+	return 0;
+}
+
 static int stack_usage(void)
 {
 	fprintf(stderr, "usage: uwind stack [--no-sframe|--no-convert] --core CORE"
 			" [--exe FILE]\n"
 			"                   [--chrome TABLE [--text ADDR]]\n"
+			"                   [--breakpad SYM...]\n"
 			"       uwind stack [--no-sframe|--no-convert] -p PID\n");
 	return 2;
 }
@@ -866,6 +951,9 @@ int cmd_stack(int argc, char **argv)
 {
 	const char *core = NULL, *exe = NULL, *pid_s = NULL;
 	const char *chrome = NULL, *text = NULL;
+	const char **syms = NULL;
+	size_t nsyms = 0;
+	struct bp_file *bps = NULL;
 	struct tool_table chrome_tab = { 0 };
 	struct uw_chrome ct;
 	bool no_sframe = false, no_convert = false;
@@ -889,12 +977,23 @@ int cmd_stack(int argc, char **argv)
 			chrome = argv[++i];
 		else if (!strcmp(argv[i], "--text") && i + 1 < (size_t)argc)
 			text = argv[++i];
-		else
+		else if (!strcmp(argv[i], "--breakpad") && i + 1 < (size_t)argc)
+			/* one or more files, up to the next option */
+			while (i + 1 < (size_t)argc && argv[i + 1][0] != '-') {
+				syms = stk_xrealloc(syms, nsyms + 1,
+						    sizeof(*syms));
+				syms[nsyms++] = argv[++i];
+			}
+		else {
+			free(syms);
 			return stack_usage();
+		}
 	}
 	if (!!core == !!pid_s || (exe && !core) || (chrome && !exe) ||
-	    (text && !chrome))
+	    (text && !chrome)) {
+		free(syms);
 		return stack_usage();
+	}
 	if (pid_s && (parse_u64(pid_s, &pid) || !pid || pid > INT32_MAX)) {
 		fprintf(stderr, "uwind: bad pid '%s'\n", pid_s);
 		return 2;
@@ -915,6 +1014,13 @@ int cmd_stack(int argc, char **argv)
 		if (chrome &&
 		    apply_chrome(&t, exe, chrome, text, &chrome_tab, &ct))
 			ret = 1;
+		if (nsyms) {
+			bps = stk_xrealloc(NULL, nsyms, sizeof(*bps));
+			memset(bps, 0, nsyms * sizeof(*bps));
+		}
+		for (i = 0; !ret && i < nsyms; i++)
+			if (apply_breakpad(&t, syms[i], &bps[i]))
+				ret = 1;
 	}
 	if (!ret) {
 		for (i = 0; i < t.nthreads; i++) {
@@ -930,5 +1036,9 @@ int cmd_stack(int argc, char **argv)
 		stk_live_close(&t);
 	free_target(&t);
 	tool_table_free(&chrome_tab);
+	for (i = 0; i < nsyms; i++)
+		bp_file_close(&bps[i]);
+	free(bps);
+	free(syms);
 	return ret ? 1 : 0;
 }

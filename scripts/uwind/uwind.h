@@ -56,6 +56,14 @@ int cmd_chrome_dump(int argc, char **argv);
 int cmd_chrome_lookup(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+/* Breakpad's id of an ELF file (convert.c): id 34 bytes, bid 64. */
+void elf_breakpad_id(struct Elf *elf, char *id, uint8_t *bid, size_t *bidlen);
+/* A Mach-O file's compact unwind as STACK CFI (cu_convert.c). */
+int cu_to_breakpad(const char *path, const char *arch, FILE *out);
+/* Mach-O files (cu_print.c) and Breakpad symbol files (bp_print.c). */
+bool macho_wanted(int argc, char **argv);
+bool bp_wanted(int argc, char **argv);
+int cmd_bp_lookup(int argc, char **argv);
 /* SFrame tables made from DWARF CFI (sframe_cmd.c). */
 int cmd_sframe(int argc, char **argv);
 int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,

@@ -479,6 +479,13 @@ static void test_hostile(void)
 		err = init(&ct, &bl, 0);
 		ok(err == UW_EUNSORTED,
 		   "page table {0,5} past 3 functions: %s", uw_strerror(err));
+		/* Entry 0 in no page: a pc before page 0's first function
+		 * would find it, starting after the pc (a fuzz_arm find). */
+		mk(&bl, dec + 2, 1, f, 3, fot, 2, ins, 1);
+		err = init(&ct, &bl, 0);
+		ok(err == UW_EUNSORTED,
+		   "page table {1}: entry 0 before the first page: %s",
+		   uw_strerror(err));
 	}
 	{
 		static const uint32_t p[] = { 0 };

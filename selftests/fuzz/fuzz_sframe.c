@@ -288,6 +288,7 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 		abort();
 	cfg.big_endian = h->flags & F_MEM_BE;
 	/* One module with the table, one without (frame pointers only). */
+	memset(mod, 0, sizeof(mod));
 	mod[0].start = 0;
 	mod[0].end = STACK_BASE;
 	mod[0].sframe = sf;

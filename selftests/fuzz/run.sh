@@ -1,30 +1,35 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# Run the SFrame fuzz target: first every seed once, then about
-# FUZZ_TIME (30) seconds of fuzzing in one process, starting from a
-# scratch copy of the seed corpus.  Any crash, sanitizer report, timeout
-# or failed property is a failure; the reproducer is printed in hex with
-# the command that replays it.
+# Run a fuzz target: first every seed once, then SECONDS (FUZZ_TIME
+# when set) of fuzzing in one process, starting from a scratch copy of
+# the seed corpus.  Any crash, sanitizer report, timeout or failed
+# property is a failure; the reproducer is printed in hex with the
+# command that replays it.  A comment line sums the run up:
+#   # FUZZ name execs=N cov=N findings=N
+# (`make fuzz` prints those).
 #
-# Usage: run.sh FUZZDIR [TARGET]   (FUZZDIR holds the targets and, for
-# fuzz_sframe, corpus/, from make; a target without a corpus starts from
-# nothing and fuzzes for FUZZ_TIME_NOSEED (20) seconds)
+# Usage: run.sh FUZZDIR [TARGET [SECONDS]]   (FUZZDIR holds the targets
+# and their corpora from make: corpus/ for fuzz_sframe, corpus-TARGET/
+# for the others; a target without one starts from nothing)
 set -u
 . "$(dirname "$0")/../common/tap.sh"
 
 dir=${1:-build/selftests/fuzz}
 name=${2:-fuzz_sframe}
 bin=$dir/$name
-time=${FUZZ_TIME:-30}
+time=${FUZZ_TIME:-${3:-30}}
 work=$dir/work-$name
 art=$dir/artifacts-$name/
 log=$dir/$name.log
-corpus=$dir/corpus
-if [ "$name" != fuzz_sframe ]; then
-	corpus=
-	time=${FUZZ_TIME_NOSEED:-20}
-fi
+corpus=$dir/corpus-$name
+[ "$name" = fuzz_sframe ] && corpus=$dir/corpus
+[ -d "$corpus" ] || corpus=
+# The formats whose seeds are whole sections and symbol files take more.
+case $name in
+fuzz_compact|fuzz_breakpad) maxlen=65536 ;;
+*) maxlen=4096 ;;
+esac
 
 tap_begin 2
 
@@ -75,9 +80,16 @@ fi
 # 2: fuzz
 rm -rf "$art"
 mkdir -p "$art"
-if "$bin" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
-	-max_len=4096 -print_final_stats=1 -artifact_prefix="$art" \
-	"$work" >"$log" 2>&1 && [ -z "$(ls "$art")" ]; then
+"$bin" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
+	-max_len=$maxlen -print_final_stats=1 \
+	-artifact_prefix="$art" "$work" >"$log" 2>&1
+rc=$?
+findings=$(ls "$art" | wc -l)
+[ $rc -ne 0 ] && [ "$findings" -eq 0 ] && findings=1
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+echo "# FUZZ $name execs=${execs:-0} cov=${cov:-0} findings=$findings"
+if [ "$findings" -eq 0 ]; then
 	grep -E '^stat::(number_of_executed_units|new_units_added)|cov:' "$log" |
 		tail -3 | sed 's/^/# /'
 	tap_ok "$name ${time}s from $nseeds seeds without findings"

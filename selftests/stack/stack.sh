@@ -26,72 +26,8 @@ UWIND=$1
 BIN=$(cd "$2" && pwd)
 . "$(dirname "$0")/../common/tap.sh"
 tap_scratch
-
-MAIN_CHAIN="leaf big_frame with_alloca recurse recurse recurse recurse run main"
-WORKER_CHAIN="worker_leaf worker_mid worker"
-SIG_CHAIN="leaf handler_mid on_usr1 sig_raise run_sig main"
-
-# Name lists, one line per thread: "LWP name name ...", cut after main or
-# worker, sorted by LWP.
-cut_chain()
-{
-	awk '{ l = $1; for (i = 2; i <= NF; i++) { l = l " " $i;
-		if ($i == "main" || $i == "worker") break } print l }' | sort -n
-}
-
-uw_names()
-{
-	awk '/^Thread [0-9]+ \(LWP [0-9]+\):$/ {
-		if (l != "") print l; l = $4; sub(/\):$/, "", l); next }
-	/^#[0-9]/ && !/\[sigframe\]/ {
-		f = $3; sub(/\+0x[0-9a-f]+$/, "", f); l = l " " f }
-	END { if (l != "") print l }' "$1" | cut_chain
-}
-
-eu_names()
-{
-	awk '/^TID [0-9]+:$/ { if (l != "") print l; l = $2; sub(/:$/, "", l); next }
-	/^#[0-9]/ && $3 != "__restore_rt" { l = l " " $3 }
-	END { if (l != "") print l }' "$1" | cut_chain
-}
-
-gdb_names()
-{
-	awk '/^Thread [0-9]+ .*LWP [0-9]+/ {
-		if (l != "") print l; match($0, /LWP [0-9]+/);
-		l = substr($0, RSTART + 4, RLENGTH - 4); next }
-	l != "" && /^#[0-9]/ {
-		if (match($0, / in [^ ]+ \(/))
-			f = substr($0, RSTART + 4, RLENGTH - 6)
-		else if ($2 ~ /^</)
-			next
-		else
-			f = $2
-		l = l " " f }
-	END { if (l != "") print l }' "$1" | cut_chain
-}
-
-# The names of the thread whose LWP is $2 in a name list file $1.
-thread_of()
-{
-	awk -v t="$2" '$1 == t { $1 = ""; sub(/^ /, ""); print }' "$1"
-}
-
-# Start the chain program in mode $1 and wait until it is stopped.
-start_stopped()
-{
-	"$BIN/chain" "$1" >"$TMP/pid.$1" &
-	PIDS="$PIDS $!"
-	pid=$!
-	i=0
-	while [ $i -lt 100 ]; do
-		st=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
-		[ "$st" = T ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+# The chains and name lists, start_stopped, qemu_core, same_as_gdb.
+. "$(dirname "$0")/chainlib.sh"
 
 tap_begin 27
 
@@ -124,15 +60,8 @@ if tap_have gcore && start_stopped stop; then
 	else
 		tap_skip "x86-64 core: same functions as eu-stack" "no eu-stack"
 	fi
-	if tap_have gdb; then
-		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
-			>"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/uw.names" "$TMP/gdb.names"
-		tap_result $? "x86-64 core: same functions as gdb bt"
-	else
-		tap_skip "x86-64 core: same functions as gdb bt" "no gdb"
-	fi
+	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/uw.names" \
+		"x86-64 core: same functions as gdb bt"
 
 	# The live process, still stopped in its leaf.
 	ntask=$(ls "/proc/$pid/task" | wc -l)
@@ -188,15 +117,8 @@ sig_raise signal" ]
 	else
 		tap_skip "x86-64 signal core: same functions as eu-stack" "no eu-stack"
 	fi
-	if tap_have gdb; then
-		gdb -nx -batch -ex 'thread apply all bt' "$BIN/chain" "$CORE" \
-			>"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/sig.names" "$TMP/gdb.names"
-		tap_result $? "x86-64 signal core: same functions as gdb bt"
-	else
-		tap_skip "x86-64 signal core: same functions as gdb bt" "no gdb"
-	fi
+	same_as_gdb gdb "$BIN/chain" "$CORE" "$TMP/sig.names" \
+		"x86-64 signal core: same functions as gdb bt"
 else
 	for d in chain trampoline eu-stack gdb; do
 		tap_skip "x86-64 signal core: $d" "gcore missing or no stop"
@@ -204,17 +126,6 @@ else
 fi
 
 # ---- AArch64: cores qemu-aarch64 writes for a crashing static program.
-# qemu writes qemu_PROG_DATE_PID.core itself (RLIMIT_CORE permitting),
-# then dies of the signal; a directory named "core" keeps the kernel (with
-# core_pattern "core") from also dumping qemu itself there.
-qemu_core()
-{
-	mkdir -p "$TMP/q.$1/core"
-	(cd "$TMP/q.$1" && ulimit -c unlimited &&
-	 qemu-aarch64 "$BIN/chain-a64" "$1" >/dev/null 2>&1; :) 2>/dev/null
-	ls "$TMP/q.$1"/qemu_*.core 2>/dev/null | head -n 1
-}
-
 if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	CORE=$(qemu_core crash)
 	[ -n "$CORE" ]
@@ -229,15 +140,8 @@ if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	      "$TMP/a64.txt" | sort -u)
 	[ "$out" = "[sframe]" ]
 	tap_result $? "aarch64 core: frames up to main unwound by [sframe]"
-	if tap_have gdb-multiarch; then
-		gdb-multiarch -nx -batch -ex 'thread apply all bt' \
-			"$BIN/chain-a64" "$CORE" >"$TMP/gdb.txt" 2>/dev/null
-		gdb_names "$TMP/gdb.txt" | cut -d' ' -f2- >"$TMP/gdb.names"
-		[ -s "$TMP/gdb.names" ] && cmp -s "$TMP/a64.names" "$TMP/gdb.names"
-		tap_result $? "aarch64 core: same functions as gdb-multiarch bt"
-	else
-		tap_skip "aarch64 core: same functions as gdb-multiarch" "no gdb-multiarch"
-	fi
+	same_as_gdb gdb-multiarch "$BIN/chain-a64" "$CORE" "$TMP/a64.names" \
+		"aarch64 core: same functions as gdb-multiarch bt" lwp-less
 	"$UWIND" stack --core "$CORE" >/dev/null 2>"$TMP/a64.err"
 	[ $? -eq 0 ] && grep -q -- '--exe' "$TMP/a64.err"
 	tap_result $? "aarch64 core without --exe: still walks, says to use --exe"

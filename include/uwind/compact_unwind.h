@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Apple compact unwind (__TEXT,__unwind_info), read in place.
+ *
+ * A 28-byte header locates the common encodings array, the personality
+ * array and the first-level index.  Each index entry holds the offset of
+ * the first function a second-level page covers and the page's offset;
+ * the last entry is a sentinel (page offset 0) whose function offset is
+ * the end of the covered range.  Second-level pages are "regular" (kind
+ * 2: {function offset, encoding} pairs) or "compressed" (kind 3: 32-bit
+ * entries of an 8-bit encoding index and a 24-bit function offset from
+ * the page's first function; indices below the common count pick a
+ * common encoding, the rest the page's own).  Function offsets count
+ * from the image's base (its __TEXT segment, the Mach-O header).
+ *
+ * An encoding is 32 bits: flags (not a function start, has LSDA, a
+ * personality index), a mode in bits 24-27 and the mode's fields.  x86
+ * and x86-64: 1 frame (bp chain, saved registers below bp), 2 frameless
+ * with the stack size in the encoding, 3 frameless whose stack size is
+ * the immediate of the function's "sub $N, %sp" at an offset the encoding
+ * gives, 4 DWARF (the low 24 bits: an __eh_frame offset).  arm64: 2
+ * frameless (the return address stays in lr), 3 DWARF, 4 frame.  Mode 0
+ * (encoding 0 among others) means no unwind information.
+ */
+#ifndef UWIND_COMPACT_H
+#define UWIND_COMPACT_H
+
+#include "types.h"
+
+/**
+ * enum uw_cu_const - compact unwind constants
+ * @UW_CU_VERSION: the only section version
+ * @UW_CU_HDR_SIZE: bytes in the section header
+ * @UW_CU_HAS_LSDA: encoding flag: the function has an LSDA (bit 31, not
+ *	a function start, is not used here)
+ * @UW_CU_PERSONALITY: encoding bits: personality index (1-based, 0: none)
+ * @UW_CU_MODE: encoding bits: the mode
+ * @UW_CU_MAX_SAVED: most registers an encoding saves (arm64 frames list
+ *	five pairs of x registers and four of d registers)
+ */
+enum uw_cu_const {
+	UW_CU_VERSION = 1,
+	UW_CU_HDR_SIZE = 28,
+	UW_CU_HAS_LSDA = 0x40000000,
+	UW_CU_PERSONALITY = 0x30000000,
+	UW_CU_MODE = 0x0f000000,
+	UW_CU_MAX_SAVED = 18,
+};
+
+/**
+ * struct uw_cu - the decoded header of one __unwind_info section; the
+ *	section itself stays in place
+ * @sec: the section as mapped
+ * @base: the address function offsets count from (the image's __TEXT
+ *	segment, in the table's address space)
+ * @enc_off: offset of the common encodings array
+ * @enc_count: its entries
+ * @pers_off: offset of the personality array (not used to unwind)
+ * @pers_count: its entries
+ * @idx_off: offset of the first-level index
+ * @idx_count: its entries, the sentinel included
+ * @arch: &enum uw_arch the encodings are read for: X86_64, X86 or
+ *	AARCH64
+ */
+struct uw_cu {
+	struct uw_span sec;
+	uint64_t base;
+	uint32_t enc_off, enc_count;
+	uint32_t pers_off, pers_count;
+	uint32_t idx_off, idx_count;
+	uint8_t arch;
+};
+
+/**
+ * struct uw_cu_entry - one second-level entry: a function (or part of
+ *	one) and its encoding
+ * @fn_start: its first address
+ * @fn_end: the next entry's start, or the sentinel's
+ * @encoding: its encoding
+ * @page: its first-level index entry
+ * @index: its number within the page
+ * @compressed: the page is compressed (else regular)
+ */
+struct uw_cu_entry {
+	uint64_t fn_start;
+	uint64_t fn_end;
+	uint32_t encoding;
+	uint32_t page;
+	uint32_t index;
+	uint8_t compressed;
+};
+
+/**
+ * enum uw_cu_kind - what an encoding says, decoded
+ * @UW_CU_NONE: no unwind information here (mode 0)
+ * @UW_CU_FRAME: a frame-pointer frame: CFA = fp + 2 words, the saved
+ *	registers below the saved fp
+ * @UW_CU_FRAMELESS: CFA = sp + stack_size
+ * @UW_CU_FRAMELESS_IND: x86: CFA = sp + the immediate of the function's
+ *	"sub $N, %sp" (at sub_off) + stack_size
+ * @UW_CU_DWARF: the function's rules are in __eh_frame, at dwarf_off
+ */
+enum uw_cu_kind {
+	UW_CU_NONE = 0,
+	UW_CU_FRAME,
+	UW_CU_FRAMELESS,
+	UW_CU_FRAMELESS_IND,
+	UW_CU_DWARF,
+};
+
+/**
+ * struct uw_cu_save - a saved register
+ * @reg: its DWARF number
+ * @off: where it is saved: CFA + off
+ */
+struct uw_cu_save {
+	uint8_t reg;
+	int32_t off;
+};
+
+/**
+ * struct uw_cu_rule - an encoding, decoded
+ * @kind: &enum uw_cu_kind
+ * @nsaved: entries in saved
+ * @ra_in_lr: arm64 frameless: the return address stays in lr
+ * @stack_size: FRAMELESS: the frame's bytes; FRAMELESS_IND: bytes added
+ *	to the sub's immediate
+ * @sub_off: FRAMELESS_IND: offset of the sub's immediate in the function
+ * @dwarf_off: DWARF: the FDE's offset in __eh_frame (a hint)
+ * @saved: the saved registers, CFA-relative
+ */
+struct uw_cu_rule {
+	uint8_t kind;
+	uint8_t nsaved;
+	uint8_t ra_in_lr;
+	uint32_t stack_size;
+	uint32_t sub_off;
+	uint32_t dwarf_off;
+	struct uw_cu_save saved[UW_CU_MAX_SAVED];
+};
+
+/*
+ * Private to lib/, here only for the size of struct uw_cursor: the
+ * walker's scratch for one compact unwind step (the entry, its rule, the
+ * values read and the step's inputs, kept in the cursor rather than on
+ * the walker's stack).
+ */
+struct uwi_cu_work {
+	struct uw_cu_entry e;
+	struct uw_cu_rule r;
+	uint64_t val[UW_CU_MAX_SAVED];
+	uint64_t cfa, ra, fp, tmp[2];
+	const struct uw_cu *cu;
+	const struct uw_walk_cfg *cfg;
+	uint64_t pc;
+	uint64_t bias;
+};
+
+/**
+ * uw_cu_init() - read an __unwind_info header in place
+ * @cu: the table, filled in
+ * @sec: the section
+ * @base: the address function offsets count from
+ * @arch: how encodings read: UW_ARCH_X86_64, UW_ARCH_X86 or
+ *	UW_ARCH_AARCH64
+ *
+ * Checks the header and that the index lies in the section, ends with a
+ * sentinel and is sorted (a few entries: one per page of up to 1021
+ * functions).  Pages are checked as lookups reach them.
+ *
+ * Return: 0, UW_EINVAL, UW_EARCH, UW_EOVERFLOW (base too high for 32-bit
+ * offsets), UW_EVERSION, UW_EHEADER or UW_EUNSORTED.
+ */
+int uw_cu_init(struct uw_cu *cu, const struct uw_span *sec, uint64_t base,
+	       enum uw_arch arch);
+
+/**
+ * uw_cu_find() - the entry covering an address
+ * @cu: the table
+ * @pc: the address, in the table's address space
+ * @e: the entry
+ *
+ * Return: 0, UW_ENOENT outside the indexed range, or a format error of
+ * the page searched.
+ */
+int uw_cu_find(const struct uw_cu *cu, uint64_t pc, struct uw_cu_entry *e);
+
+/**
+ * uw_cu_next() - the entries in order
+ * @cu: the table
+ * @page: the page; 0 to start
+ * @index: the entry within it; 0 to start
+ * @e: the entry
+ *
+ * Each call fills e and advances *page and *index.
+ *
+ * Return: 1 at the end, 0 with e filled, or an error (the iteration
+ * cannot go on).
+ */
+int uw_cu_next(const struct uw_cu *cu, uint32_t *page, uint32_t *index,
+	       struct uw_cu_entry *e);
+
+/**
+ * uw_cu_decode() - decode an encoding for the table's architecture
+ * @cu: the table
+ * @encoding: the encoding
+ * @r: the rule
+ *
+ * Return: 0, or UW_EBADDATA (an undefined mode, a register number or
+ * permutation out of range, a saved register outside the frame).
+ */
+int uw_cu_decode(const struct uw_cu *cu, uint32_t encoding,
+		 struct uw_cu_rule *r);
+
+/**
+ * uw_cu_ind_size() - the stack size of a FRAMELESS_IND function
+ * @r: the rule
+ * @fn_start: the function's address, at run time
+ * @cfg: the walk's configuration: its architecture, and the memory
+ *	accessor that reads the function's code
+ * @size: the sub's immediate plus r->stack_size
+ *
+ * Reads the "sub $imm32, %sp" (x86-64: 48 81 ec, x86: 81 ec) whose
+ * immediate is at fn_start + sub_off through cfg's memory accessor (the
+ * program's text, never directly), checking the opcode bytes first.
+ *
+ * Return: 0, UW_EINVAL (not FRAMELESS_IND, no accessor), UW_EARCH,
+ * UW_EBADDATA (no such instruction there), UW_EREAD.
+ */
+int uw_cu_ind_size(const struct uw_cu_rule *r, uint64_t fn_start,
+		   const struct uw_walk_cfg *cfg, uint64_t *size);
+
+#endif /* UWIND_COMPACT_H */
