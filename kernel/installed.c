@@ -4,7 +4,7 @@
  * the DWARF CFI of files that have no PT_GNU_SFRAME (a stock
  * distribution's libc, libstdc++, programs) and of the vDSO, one file per
  * GNU build-id at /var/lib/uwind/build-id/XX/REST.uwsf (the format is
- * scripts/uwind/uwsf.h's; the offsets are repeated below).
+ * scripts/uwind/uwsf.h's).
  *
  * When a scan meets a file without PT_GNU_SFRAME, files.c asks here, in
  * task context, for the table installed for the file's build-id (read
@@ -56,24 +56,8 @@
 #include <asm/unaligned.h>
 #include "uwind_kmod.h"
 
-#define UWK_INST_DIR	"/var/lib/uwind/build-id"
-
-/* The table file's header (scripts/uwind/uwsf.h), little-endian. */
-#define UWSF_MAGIC		"UWSFRAME"
-#define UWSF_VERSION		1
-#define UWSF_HDR_SIZE		128
-#define UWSF_F_BIG_ENDIAN	0x01
-#define UWSF_OFF_VERSION	0x08
-#define UWSF_OFF_HDR_SIZE	0x0a
-#define UWSF_OFF_MACHINE	0x0c
-#define UWSF_OFF_ID_LEN		0x0e
-#define UWSF_OFF_FLAGS		0x0f
-#define UWSF_OFF_VADDR		0x10
-#define UWSF_OFF_SIZE		0x28
-#define UWSF_OFF_CHECK_OFF	0x30
-#define UWSF_OFF_CHECK_SIZE	0x38
-#define UWSF_OFF_CHECK_CRC	0x3c
-#define UWSF_OFF_BUILD_ID	0x40
+/* The table file's format, the tool's own header (constants only). */
+#include "../scripts/uwind/uwsf.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID	3
@@ -246,7 +230,7 @@ static bool uwk_inst_crc_ok(const struct uwk_src *s, const u8 *h)
 /* The table file's path for a build-id, kmalloc'ed. */
 static char *uwk_inst_path(const u8 *id, u8 len)
 {
-	return kasprintf(GFP_KERNEL, "%s/%02x/%*phN.uwsf", UWK_INST_DIR, id[0],
+	return kasprintf(GFP_KERNEL, "%s/%02x/%*phN.uwsf", UWSF_DIR, id[0],
 			 len - 1, id + 1);
 }
 
@@ -299,7 +283,7 @@ void uwk_inst_close(struct uwk_inst *in)
 /* debugfs "installed": where tables are looked for, and those held. */
 void uwk_inst_show(struct seq_file *m)
 {
-	seq_printf(m, "directory %s\ngeneration %lu\n", UWK_INST_DIR,
+	seq_printf(m, "directory %s\ngeneration %lu\n", UWSF_DIR,
 		   uwk_inst_gen());
 	uwk_kfile_installed_show(m);
 }

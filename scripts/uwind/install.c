@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,40 +378,38 @@ static void install_one(struct inst_ctx *c, const char *name, const char *open,
 	inst_close(&s);
 }
 
+struct pid_ctx {
+	struct inst_ctx *c;
+	int pid;
+};
+
+/* One mapping of the process: its file, or its vDSO, if executable. */
+static int install_map(const struct tool_map *m, void *arg)
+{
+	struct pid_ctx *p = arg;
+	char link[96];
+
+	if (!strchr(m->perms, 'x'))
+		return 0;
+	if (!strcmp(m->path, "[vdso]")) {
+		install_one(p->c, "[vdso]", NULL, p->pid);
+		return 0;
+	}
+	if (m->path[0] != '/')
+		return 0;
+	/* The very file mapped, even if its path now names another. */
+	snprintf(link, sizeof(link), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+		 p->pid, m->start, m->end);
+	install_one(p->c, m->path, access(link, R_OK) ? NULL : link, p->pid);
+	return 0;
+}
+
 /* Every executable mapping of process pid. */
 static int install_pid(struct inst_ctx *c, int pid)
 {
-	char path[64], line[PATH_MAX + 128], link[96];
-	unsigned long lo, hi;
-	char perms[8], *file;
-	FILE *f;
-	int n;
+	struct pid_ctx p = { .c = c, .pid = pid };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &lo, &hi, perms,
-			   &n) != 3 || !strchr(perms, 'x'))
-			continue;
-		file = line + n;
-		if (!strcmp(file, "[vdso]")) {
-			install_one(c, "[vdso]", NULL, pid);
-			continue;
-		}
-		if (file[0] != '/')
-			continue;
-		/* The very file mapped, even if its path now names another. */
-		snprintf(link, sizeof(link), "/proc/%d/map_files/%lx-%lx", pid,
-			 lo, hi);
-		install_one(c, file, access(link, R_OK) ? NULL : link, pid);
-	}
-	fclose(f);
-	return 0;
+	return tool_each_map(pid, install_map, &p);
 }
 
 static struct inst_ctx *walk_ctx;

@@ -3,8 +3,9 @@
  * The file `uwind sframe FILE -o OUT` writes: an SFrame section made from
  * FILE's DWARF CFI, with what is needed to key it to FILE.  It is what
  * `uwind sframe --install` puts on disk and the kernel module reads
- * (README.md, "Installed tables"; kernel/installed.c has the module's
- * copy of the offsets).
+ * (README.md, "Stock binaries: installed tables").  Constants only: the
+ * module (kernel/installed.c) includes this header too; the tool's
+ * helpers for it are declared in uwind.h.
  *
  * A 128-byte header, every field little-endian whatever the target,
  * then the SFrame section, in the target's byte order:
@@ -42,8 +43,8 @@
  * its bytes at check_off have check_size bytes and the CRC check_crc (a
  * file rebuilt, or edited, under the same build-id has other CFI).
  */
-#ifndef UWIND_TOOL_UWSF_H
-#define UWIND_TOOL_UWSF_H
+#ifndef UWIND_UWSF_H
+#define UWIND_UWSF_H
 
 #define UWSF_MAGIC		"UWSFRAME"
 #define UWSF_VERSION		1
@@ -68,35 +69,5 @@
 
 /* Where `uwind sframe --install` puts tables and the module looks. */
 #define UWSF_DIR		"/var/lib/uwind/build-id"
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <gelf.h>
-
-struct sg_result;
-struct tool_table;
-
-/* The bytes of FILE a reader checks (check_off, _size, _crc). */
-struct uwsf_check {
-	uint64_t off;
-	uint32_t size, crc;
-};
-
-/* A header, decoded (uwsf_parse). */
-struct uwsf_hdr {
-	uint16_t machine;
-	uint8_t id_len;
-	uint8_t build_id[UWSF_MAX_ID];
-	uint64_t vaddr;
-	uint32_t sframe_size;
-	struct uwsf_check check;
-};
-
-uint32_t uwsf_crc32(const uint8_t *p, size_t n);
-int uwsf_check_range(Elf *elf, struct uwsf_check *c);
-void uwsf_header(const struct sg_result *r, const struct uwsf_check *c,
-		 uint8_t *h);
-bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d);
 
 #endif

@@ -17,7 +17,7 @@ ifeq ($(SAN),)
 KT_OUT := $(O)/selftests/kernel
 KMOD := $(O)/kernel/mod/uwind.ko
 KMOD_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) $(LIB_SRCS) \
-	$(wildcard lib/*.h include/uwind/*.h)
+	$(wildcard lib/*.h include/uwind/*.h) scripts/uwind/uwsf.h
 
 .PHONY: module kernel-tests kernel-progs
 # ARCH=arm64: the cross-built one (selftests/kernel-arm64/build.mk).

@@ -83,15 +83,7 @@ tap_result $? "a program with its own .sframe: left alone, exit 0"
 tap_result $? "a program without a build-id: failed (exit 1), the others still done"
 
 # A live process: its program, libc, ld.so and the vDSO.
-"$BIN/crash" stop > /dev/null &
-pid=$!
-PIDS="${PIDS:-} $pid"
-i=0
-while [ $i -lt 100 ] &&
-    [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != T ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+tap_start_stopped "$BIN/crash" stop
 "$UWIND" sframe --install --dir "$D" --pid "$pid" > "$TMP/out6" 2>&1
 rc=$?
 kill -9 "$pid" 2>/dev/null
