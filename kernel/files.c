@@ -73,7 +73,7 @@ struct uwk_kid {
 	u32 gen;
 	struct timespec64 mtime;
 	loff_t size;
-	u8 vdso_id_len;		/* the vDSO: its build-id's length; else 0 */
+	u8 vdso_id_len;		/* the vDSO's build-id length; else 0 */
 	u8 vdso_id[UWK_ID_MAX];
 };
 
@@ -800,7 +800,8 @@ static struct uwk_kfile *uwk_kfile_get_src(const struct uwk_src *src,
 	}
 	kref_init(&kf->ref);
 	kf->kid = *id;
-	kf->inst_gen = uwk_inst_gen();	/* before the installed tables are read */
+	/* Before the installed tables are read: */
+	kf->inst_gen = uwk_inst_gen();
 	kf->uid = uid;
 	kf->path = f ? uwk_path_dup(f) : kstrdup(name, GFP_KERNEL);
 	if (src)

@@ -63,10 +63,10 @@
 #define NT_GNU_BUILD_ID	3
 #endif
 
-#define UWK_NOTE_MAX	4096		/* bytes of a PT_NOTE searched */
+#define UWK_NOTE_MAX	4096		/* bytes of a PT_NOTE read */
 #define UWK_CHECK_MAX	(64u << 20)	/* largest CFI the CRC covers */
 #define UWK_CRC_CHUNK	(64u << 10)
-#define UWK_TRUST_DEPTH	32		/* directories checked above a table */
+#define UWK_TRUST_DEPTH	32		/* path components checked */
 #define UWK_VDSO_MAX	(64u << 10)	/* largest vDSO image read */
 
 atomic_long_t uwk_inst_generation = ATOMIC_LONG_INIT(1);
@@ -145,10 +145,11 @@ static bool uwk_inst_trusted(const struct path *p)
 	path_get(p);
 	at = *p;
 	for (i = 0; ok && i < UWK_TRUST_DEPTH; i++) {
-		ok = d_inode(at.dentry) && uwk_inode_trusted(d_inode(at.dentry));
+		ok = d_inode(at.dentry) &&
+		     uwk_inode_trusted(d_inode(at.dentry));
 		if (at.dentry == at.mnt->mnt_root) {
 			if (!follow_up(&at))
-				break;		/* the root of the namespace */
+				break;	/* the namespace's root */
 			continue;	/* the mount point: checked next */
 		}
 		parent = dget_parent(at.dentry);

@@ -49,7 +49,7 @@
 struct inst_ctx {
 	const char *dir;
 	bool verbose;
-	bool filter;		/* --pid, --system: skip what is not ours quietly */
+	bool filter;		/* --pid, --system: skip others' quietly */
 	uint16_t machine;	/* with filter: the machine of this tool */
 	unsigned int installed, uptodate, own, skipped, failed;
 	struct stat *seen;	/* files done (st_dev, st_ino) */
@@ -109,7 +109,8 @@ int inst_open(const char *name, int pid, bool quiet, struct inst_src *s)
 		s->heap = read_vdso(pid, &size);
 		if (!s->heap) {
 			if (!quiet)
-				fprintf(stderr, "uwind: cannot read the vDSO\n");
+				fprintf(stderr,
+					"uwind: cannot read the vDSO\n");
 			return -1;
 		}
 		s->elf = elf_memory(s->heap, size);
@@ -152,7 +153,8 @@ static bool has_own_sframe(Elf *elf)
 	if (elf_getphdrnum(elf, &n))
 		return false;
 	for (i = 0; i < n; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_GNU_SFRAME)
+		if (gelf_getphdr(elf, (int)i, &ph) &&
+		    ph.p_type == PT_GNU_SFRAME)
 			return true;
 	return false;
 }
@@ -302,7 +304,8 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	len = cfi_build_id(elf, id, sizeof(id));
 	if (!len || !gelf_getehdr(elf, &eh)) {
-		cannot(c, name, "no GNU build-id: a table cannot be keyed to it");
+		cannot(c, name,
+		       "no GNU build-id: a table cannot be keyed to it");
 		return;
 	}
 	if (uwsf_check_range(elf, &chk)) {

@@ -78,7 +78,8 @@ int uwsf_check_range(Elf *elf, struct uwsf_check *c)
 				continue;
 			n = elf_strptr(elf, shstrndx, sh.sh_name);
 			if (!n || strcmp(n, names[k]) ||
-			    sh.sh_offset > size || sh.sh_size > size - sh.sh_offset ||
+			    sh.sh_offset > size ||
+			    sh.sh_size > size - sh.sh_offset ||
 			    sh.sh_size > UINT32_MAX)
 				continue;
 			c->off = sh.sh_offset;
