@@ -29,10 +29,10 @@
 static const char uwk_extab_name[] = ".ARM.extab";
 
 /* The ELF header of a little-endian 32-bit file of compat_machine. */
-static int uwk_elf32_ehdr(struct file *f, Elf32_Ehdr *eh)
+static int uwk_elf32_ehdr(const struct uwk_src *src, Elf32_Ehdr *eh)
 {
 	if (!uwk_arch.compat_machine ||
-	    uwk_read_at(f, eh, sizeof(*eh), 0) ||
+	    uwk_src_read(src, eh, sizeof(*eh), 0) ||
 	    memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS32 ||
 	    eh->e_ident[EI_DATA] != ELFDATA2LSB ||
@@ -45,7 +45,7 @@ static int uwk_elf32_ehdr(struct file *f, Elf32_Ehdr *eh)
  * The .ARM.extab section, from the section headers: *loc, or filesz 0
  * when there is none (an index of inline entries only needs none).
  */
-static void uwk_find_extab(struct file *f, const Elf32_Ehdr *eh,
+static void uwk_find_extab(const struct uwk_src *src, const Elf32_Ehdr *eh,
 			   struct uwk_load *loc)
 {
 	Elf32_Shdr *sh = NULL;
@@ -57,14 +57,15 @@ static void uwk_find_extab(struct file *f, const Elf32_Ehdr *eh,
 	    eh->e_shnum > UWK_MAX_SHDRS32 || eh->e_shstrndx >= eh->e_shnum)
 		return;
 	sh = kmalloc_array(eh->e_shnum, sizeof(*sh), GFP_KERNEL);
-	if (!sh || uwk_read_at(f, sh, eh->e_shnum * sizeof(*sh), eh->e_shoff))
+	if (!sh ||
+	    uwk_src_read(src, sh, eh->e_shnum * sizeof(*sh), eh->e_shoff))
 		goto out;
 	nlen = sh[eh->e_shstrndx].sh_size;
 	if (nlen < sizeof(uwk_extab_name) || nlen > UWK_MAX_SHSTRTAB)
 		goto out;
 	names = kmalloc(nlen, GFP_KERNEL);
 	if (!names ||
-	    uwk_read_at(f, names, nlen, sh[eh->e_shstrndx].sh_offset))
+	    uwk_src_read(src, names, nlen, sh[eh->e_shstrndx].sh_offset))
 		goto out;
 	for (i = 0; i < eh->e_shnum; i++) {
 		if (sh[i].sh_type != SHT_PROGBITS ||
@@ -85,7 +86,7 @@ out:
 
 /**
  * uwk_elf32_read() - where a 32-bit ARM file's EHABI tables are
- * @f: the file
+ * @src: the file (or image)
  * @loads: its PT_LOAD segments go here (for the load bias)...
  * @nloads: ... this many, at most @max
  * @max: room in @loads
@@ -94,21 +95,21 @@ out:
  * Return: 0; -ENOENT for an ELF32 file of compat_machine without an
  * index (@loads filled all the same), -EINVAL for any other file.
  */
-int uwk_elf32_read(struct file *f, struct uwk_load *loads, u32 *nloads,
-		   u32 max, struct uwk_ehabi_loc *loc)
+int uwk_elf32_read(const struct uwk_src *src, struct uwk_load *loads,
+		   u32 *nloads, u32 max, struct uwk_ehabi_loc *loc)
 {
 	Elf32_Phdr *ph;
 	Elf32_Ehdr eh;
 	bool found = false;
 	int i, ret = -EINVAL;
 
-	if (uwk_elf32_ehdr(f, &eh) || eh.e_phentsize != sizeof(*ph) ||
+	if (uwk_elf32_ehdr(src, &eh) || eh.e_phentsize != sizeof(*ph) ||
 	    !eh.e_phnum || eh.e_phnum > UWK_MAX_PHDRS32)
 		return -EINVAL;
 	ph = kmalloc_array(eh.e_phnum, sizeof(*ph), GFP_KERNEL);
 	if (!ph)
 		return -ENOMEM;
-	if (uwk_read_at(f, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
+	if (uwk_src_read(src, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
 		goto out;
 	for (i = 0; i < eh.e_phnum; i++) {
 		if (ph[i].p_type == PT_LOAD && *nloads < max) {
@@ -124,7 +125,7 @@ int uwk_elf32_read(struct file *f, struct uwk_load *loads, u32 *nloads,
 	}
 	ret = -ENOENT;
 	if (found) {
-		uwk_find_extab(f, &eh, &loc->extab);
+		uwk_find_extab(src, &eh, &loc->extab);
 		ret = 0;
 	}
 out:

@@ -35,7 +35,8 @@ out=$(cd "$out" && pwd)
 
 # Mirror: drop links whose source is gone, link every current source.
 find "$out" -type l ! -exec test -e {} \; -delete
-src=$top files="Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h lib/*.mk include/uwind/*.h"
+src=$top files="Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h lib/*.mk include/uwind/*.h
+	scripts/uwind/uwsf.h"
 ko=$out/uwind.ko
 for f in $files; do
 	for g in "$src"/$f; do

@@ -172,6 +172,7 @@ log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n kernel-arm64 \
 	-t "$top/selftests/kernel-arm64/guest-tests.sh" \
 	"$ko:/root/uwind.ko" "$a64/lib:/root/lib" "$ka/lib32:/root/lib32" \
 	"$top/selftests/kernel/guest-tests.sh:/root/kernel-guest-tests.sh" \
+	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
 	"$@")
 rc=$?
 guest_results "${log:-$O/kernel/arm64/kernel-arm64.serial.log}" "$rc"

@@ -23,6 +23,7 @@
 # arm64 guest samples at 499 Hz, where this one samples at 2000.
 
 . /root/guest-lib.sh
+. /root/guest-inst.sh	# t_inst: installed tables
 
 UW_GOOD=${UW_GOOD:-99}
 UW_BROKEN=${UW_BROKEN:-10}
@@ -794,7 +795,7 @@ t_dmesg()
 	fi
 }
 
-parts=${UW_PARTS:-"progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf reload unload dmesg"}
+parts=${UW_PARTS:-"progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"}
 [ -n "${UW_PARTS:-}" ] || for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
