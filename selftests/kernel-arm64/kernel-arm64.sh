@@ -153,9 +153,32 @@ for lib in $(${arm}readelf -dW "$ka/memloop32" |
 done
 check $r "EHABI coverage of the armhf libraries memloop32 maps, measured (readelf -u)"
 
+# Installed tables for hot-mem, a stock AArch64 program (plain -O2: no
+# SFrame; frame records, as GCC keeps them on AArch64) whose hot loop is
+# libc's memcpy and memset, and for the libraries it maps: made here from
+# their DWARF CFI by `uwind sframe --install --dir`, at /root/inst in the
+# guest, which installs them (/var/lib/uwind/build-id) for its test only.
+# The guest maps these very files (the arm64 sysroot's), so their
+# build-ids match.
+inst=$ka/inst
+rm -rf "$inst"
+set -- "$a64/hot-mem" "$UWIND_SYSROOT$(${a}readelf -lW "$a64/hot-mem" |
+	sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')"
+for l in $(${a}readelf -dW "$a64/hot-mem" |
+    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+	set -- "$@" "$UWIND_SYSROOT/lib/aarch64-linux-gnu/$l"
+done
+out=$("$O/uwind" sframe --install --dir "$inst" "$@" 2>&1)
+r=$?
+echo "$out" | sed 's/^/# /'
+! ${a}readelf -lW "$a64/hot-mem" | grep -q GNU_SFRAME &&
+	fn "$a64/hot-mem" main | grep -q 'mov	x29, sp' || r=1
+[ $r -eq 0 ] && echo "$out" | grep -q "^uwind: $# installed"
+check $? "uwind sframe --install --dir: tables for hot-mem (plain -O2, no SFrame) and its $(($# - 1)) libraries"
+
 # Everything for the guest: the AArch64 builds of the kernel tests'
-# programs at /root (their libraries at /root/lib), this stage's, and the
-# kernel tests' script.
+# programs at /root (their libraries at /root/lib), this stage's, the
+# installed tables, and the kernel tests' scripts.
 set --
 for f in "$a64"/*; do
 	case ${f##*/} in
@@ -173,6 +196,7 @@ log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n kernel-arm64 \
 	"$ko:/root/uwind.ko" "$a64/lib:/root/lib" "$ka/lib32:/root/lib32" \
 	"$top/selftests/kernel/guest-tests.sh:/root/kernel-guest-tests.sh" \
 	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
+	"$inst:/root/inst" \
 	"$@")
 rc=$?
 guest_results "${log:-$O/kernel/arm64/kernel-arm64.serial.log}" "$rc"
