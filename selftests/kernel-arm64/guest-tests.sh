@@ -15,9 +15,10 @@
 #  2. the kernel tests (guest-tests.sh), the parts that apply to arm64
 #     (KA_PARTS): all but the x86 KVM guest's and "breaks" (memloop's
 #     walks do not break in AArch64 libc's memcpy: a leaf, whose frame
-#     pointer fallback reads its caller's caller's frame record, as the
-#     kernel's walker does; the stock armhf program's walks break in its
-#     libc, checked below); the hardware event's runs here, on the PMU;
+#     pointer fallback reads the record x29 still points to, libc's
+#     start-up frame, as the kernel's walker does; the stock armhf
+#     program's walks break in its libc, checked below); the hardware
+#     event's runs here, on the PMU;
 #  3. what is arm64's: 32-bit tasks from their EHABI tables (Thumb-2 at
 #     least UW_T32_GOOD percent (95), the issue's figure; Thumb-2 and ARM
 #     code mixed; a library of ARM code with frame pointers and no tables
