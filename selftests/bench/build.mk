@@ -36,3 +36,15 @@ $(BENCH_DIR)/%.sframe: $(BENCH_DIR)/%/gen
 bench-table: $(BENCH_MIXES:%=$(BENCH_DIR)/%.sframe)
 
 ALL_TARGETS += $(BENCH_DIR)/sframe_bench
+
+# The whole-stack benchmark (selftests/bench/walk_bench.c): frame records
+# and SFrame both, so that every walker can walk the same stack.
+WALK_BENCH_FLAGS := -O2 -fno-omit-frame-pointer \
+	-Wa,--gsframe \
+	-fno-optimize-sibling-calls -fno-inline-small-functions
+$(BENCH_DIR)/walk_bench: selftests/bench/walk_bench.c $(LIBUWIND) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(WALK_BENCH_FLAGS) $(HOST_LDFLAGS) -o $@ $< \
+		$(LIBUWIND) -ldl -lpthread
+
+ALL_TARGETS += $(BENCH_DIR)/walk_bench
