@@ -48,3 +48,24 @@ $(BENCH_DIR)/walk_bench: selftests/bench/walk_bench.c $(LIBUWIND) $(LIB_HDRS)
 		$(LIBUWIND) -ldl -lpthread
 
 ALL_TARGETS += $(BENCH_DIR)/walk_bench
+
+# The same stack on 32-bit ARM (Thumb-2), for qemu-arm: EHABI from its
+# own .ARM.exidx, and a Chrome table made from its DWARF CFI by the tool.
+# Built with the Chrome tests' ARM core objects (selftests/chrome/build.mk).
+ifeq ($(SAN),)
+ifneq ($(shell command -v arm-linux-gnueabihf-gcc 2>/dev/null),)
+WALK_BENCH_ARM_LIB := $(LIB_SRCS:lib/%.c=$(O)/selftests/chrome/armlib/%.o)
+$(BENCH_DIR)/walk_bench-arm: selftests/bench/walk_bench.c $(WALK_BENCH_ARM_LIB) \
+		$(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	arm-linux-gnueabihf-gcc -std=gnu11 -O2 -g $(WARN) -Iinclude -static \
+		-mthumb -funwind-tables -fno-omit-frame-pointer \
+		-fno-optimize-sibling-calls -o $@ $< $(WALK_BENCH_ARM_LIB)
+
+$(BENCH_DIR)/walk_bench-arm.chrome: $(BENCH_DIR)/walk_bench-arm $(TOOL)
+	$(TOOL) convert --breakpad $< >$@.sym
+	$(TOOL) convert --chrome $@.sym -o $@
+
+ALL_TARGETS += $(BENCH_DIR)/walk_bench-arm $(BENCH_DIR)/walk_bench-arm.chrome
+endif
+endif
