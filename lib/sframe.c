@@ -373,16 +373,37 @@ int uw_sframe_fre(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
 }
 
 /*
+ * The search's target: a pc, and for keys relative to the section the pc
+ * made relative to it once (see fde_le()).
+ */
+struct fde_target {
+	uint64_t pc;
+	int64_t rel;
+};
+
+/*
  * Whether the FDE whose index entry is at p (section offset sec_off)
- * starts at or below target, a section-relative pc.  Its start field is
- * relative to the section, or with PCREL to the field itself: then the
- * field is compared with target - sec_off, which cannot wrap because the
- * caller keeps target >= INT64_MIN + 2^32 (fde_search) and sec_off is
- * below 2^32.  ksz, pcrel and be are constants at every call, so each
- * search loop gets its own straight-line key load.
+ * starts at or below the target.  ksz, pcrel and be are constants at
+ * every call, so each search loop gets its own straight-line key load.
+ *
+ * A start field relative to the section is compared with t->rel, pc -
+ * section address saturated to 64 bits signed: exact, as every key fits
+ * (a key of INT64_MIN passes a target saturated to it, but its start is
+ * above pc then: the caller misses it, as it should).
+ * With PCREL the field is relative to itself, and key + sec_off need not
+ * fit 64 bits signed: the start itself, section address + sec_off + key,
+ * is compared with pc, in 64-bit unsigned arithmetic.  That is exact for
+ * every FDE that decodes (fde_func_start() refuses a start that wraps),
+ * wherever its code lies.  uw_sframe_check() demands every FDE decode and
+ * the starts rise as unsigned addresses (for section-relative keys the
+ * same order as the keys'), the order this search needs: in a checked
+ * table it finds the last FDE starting at or below pc.  A start that
+ * wraps can only misdirect the search: the caller checks that the FDE it
+ * gets decodes and covers pc.
  */
 static uwi_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
-				    int64_t target, unsigned int ksz,
+				    const struct fde_target *t,
+				    uint64_t sec_addr, unsigned int ksz,
 				    bool pcrel, bool be)
 {
 	int64_t key;
@@ -392,13 +413,15 @@ static uwi_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
 		key = (int64_t)uwi_load(p, 8, be);
 	else
 		key = (int32_t)(uint32_t)uwi_load(p, 4, be);
-	return key <= (pcrel ? target - (int64_t)sec_off : target);
+	if (pcrel)
+		return (uint64_t)key + (sec_addr + sec_off) <= t->pc;
+	return key <= t->rel;
 }
 
 /* Move p to q if entry q starts at or below target: a select, no branch. */
-#define FDE_PROBE(p, q, target, ksz, pcrel, be)				\
+#define FDE_PROBE(p, q, t, ksz, pcrel, be)				\
 	((p) = uwi_unpredictable(fde_le((q), (uint64_t)((q) - data),	\
-				       (target), (ksz), (pcrel), (be))) ? \
+				       (t), addr, (ksz), (pcrel), (be))) ? \
 	       (q) : (p))
 
 /*
@@ -413,44 +436,38 @@ static uwi_always_inline bool fde_le(const uint8_t *p, uint64_t sec_off,
  * entry of the last FDE starting at or below target, or NULL if none.
  */
 static uwi_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
-						  int64_t target,
+						  const struct fde_target *t,
 						  unsigned int ksz, bool pcrel,
 						  bool be)
 {
 	const uint8_t *data = sf->sec.data;
 	const uint8_t *p = data + sf->fde_start, *q;
+	const uint64_t addr = sf->sec.addr;
 	const uint32_t size = sf->fde_size;
 	uint32_t step;
 
-	/*
-	 * See fde_le().  Only a pc some 2^63 bytes away from the section
-	 * is moved, and the worst that does is a miss: the caller checks
-	 * the FDE it gets really covers pc.
-	 */
-	if (pcrel && target < INT64_MIN_ + ((int64_t)1 << 32))
-		target = INT64_MIN_ + ((int64_t)1 << 32);
 	q = p + sf->search_first;
-	FDE_PROBE(p, q, target, ksz, pcrel, be);
+	FDE_PROBE(p, q, t, ksz, pcrel, be);
 	if (sf->search_half) {
 		q = p + sf->search_half;
-		FDE_PROBE(p, q, target, ksz, pcrel, be);
+		FDE_PROBE(p, q, t, ksz, pcrel, be);
 	}
 	/* Keys are sorted, so the later probes can only move p further. */
 	for (step = sf->search_quarter; step >= size; step >>= 2) {
 		const uint8_t *q1 = p + step, *q2 = q1 + step, *q3 = q2 + step;
 
-		bool c1 = fde_le(q1, (uint64_t)(q1 - data), target, ksz,
+		bool c1 = fde_le(q1, (uint64_t)(q1 - data), t, addr, ksz,
 				 pcrel, be);
-		bool c2 = fde_le(q2, (uint64_t)(q2 - data), target, ksz,
+		bool c2 = fde_le(q2, (uint64_t)(q2 - data), t, addr, ksz,
 				 pcrel, be);
-		bool c3 = fde_le(q3, (uint64_t)(q3 - data), target, ksz,
+		bool c3 = fde_le(q3, (uint64_t)(q3 - data), t, addr, ksz,
 				 pcrel, be);
 		const uint8_t *hi = uwi_unpredictable(c3) ? q3 : q2;
 		const uint8_t *lo = uwi_unpredictable(c1) ? q1 : p;
 
 		p = uwi_unpredictable(c2) ? hi : lo;
 	}
-	return fde_le(p, (uint64_t)(p - data), target, ksz, pcrel, be) ?
+	return fde_le(p, (uint64_t)(p - data), t, addr, ksz, pcrel, be) ?
 	       p : NULL;
 }
 
@@ -459,42 +476,32 @@ static uwi_always_inline const uint8_t *fde_search(const struct uw_sframe *sf,
  *
  * The hot loop of every lookup.  uw_sframe_init proved the whole FDE
  * index lies inside the section, so the loop loads the start fields
- * without a check each, and compares them as they are stored (relative
- * to the section, or to the field itself with PCREL) against pc made
- * relative once.  Keys and target are exact 64-bit integers: nothing can
- * wrap.  The caller then computes the winner's real, overflow-checked
- * start and rejects a pc outside it.
+ * without a check each, and compares them as fde_le() says.  The caller
+ * then computes the winner's real, overflow-checked start and rejects a
+ * pc outside it.
  */
 static uwi_always_inline int find_fde_entry(const struct uw_sframe *sf,
 					   uint64_t pc, bool be, uint64_t *off)
 {
+	struct fde_target t = { pc, 0 };
 	const uint8_t *p;
-	int64_t target;
 
 	if (!sf->num_fdes)
 		return UW_ENOENT;
-	/* target = pc - section address, as an exact signed value. */
-	if (pc >= sf->sec.addr)
-		target = pc - sf->sec.addr > (uint64_t)INT64_MAX_ ?
-			 INT64_MAX_ : (int64_t)(pc - sf->sec.addr);
-	else
-		target = sf->sec.addr - pc > (uint64_t)INT64_MAX_ ?
-			 INT64_MIN_ : -(int64_t)(sf->sec.addr - pc);
-
 	/* One loop per key shape; be is a constant in each copy. */
-	switch (sf->key_shape & (SHAPE_K8 | SHAPE_PCREL)) {
-	case 0:
-		p = fde_search(sf, target, 4, false, be);
-		break;
-	case SHAPE_PCREL:
-		p = fde_search(sf, target, 4, true, be);
-		break;
-	case SHAPE_K8:
-		p = fde_search(sf, target, 8, false, be);
-		break;
-	default:
-		p = fde_search(sf, target, 8, true, be);
-		break;
+	if (sf->key_shape & SHAPE_PCREL) {
+		p = sf->key_shape & SHAPE_K8 ? fde_search(sf, &t, 8, true, be) :
+		    fde_search(sf, &t, 4, true, be);
+	} else {
+		/* pc - section address, saturated: keys are 64-bit signed. */
+		if (pc >= sf->sec.addr)
+			t.rel = pc - sf->sec.addr > (uint64_t)INT64_MAX_ ?
+				INT64_MAX_ : (int64_t)(pc - sf->sec.addr);
+		else
+			t.rel = sf->sec.addr - pc > (uint64_t)INT64_MAX_ ?
+				INT64_MIN_ : -(int64_t)(sf->sec.addr - pc);
+		p = sf->key_shape & SHAPE_K8 ? fde_search(sf, &t, 8, false, be) :
+		    fde_search(sf, &t, 4, false, be);
 	}
 	if (!p)
 		return UW_ENOENT;

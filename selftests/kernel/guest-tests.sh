@@ -41,9 +41,15 @@ tables_of()
 
 # table_state PID FILE: the state (sframe, none, rejected) of FILE's
 # mappings in PID's tables; one word, or several if they differ.  The
-# file matches by path or by its last component.
+# file matches by path or by its last component.  A process that has
+# exited has no tables: say so rather than an empty state (the programs
+# run far longer than a test needs, and are killed after it).
 table_state()
 {
+	if ! kill -0 "$1" 2>/dev/null; then
+		printf 'process %s exited' "$1"
+		return
+	fi
 	tables_of "$1" | awk -v f="$2" '
 	function base(p) { sub(/.*\//, "", p); return p }
 	$1 != "pid" && ($2 == f || $2 == base(f)) && !seen[$3]++ {
@@ -93,7 +99,7 @@ t_base()
 t_running()
 {
 	unload
-	bg_prog leaf-sf 8000
+	bg_prog leaf-sf 60000
 	sleep 0.5
 	load
 	ok $? "insmod uwind.ko (no parameters)"
@@ -198,7 +204,7 @@ t_cap()
 	unload && insmod "$UW_KO" max_total_mb=0
 	ok $? "insmod max_total_mb=0"
 	o0=$(stat_val tables_over_max_total)
-	bg_prog leaf-sf 8000
+	bg_prog leaf-sf 60000
 	sleep 0.5
 	rec "$T/cap.data" -p "$bg" -- sleep 0.5
 	tables_of "$bg" | diag
@@ -618,7 +624,7 @@ t_lib()
 	expect_full "(b) through libuwchain.so, linked" "$T/b1.data" \
 		chain "$CHAIN"
 
-	bg_prog chain-dl 6000
+	bg_prog chain-dl 60000
 	sleep 0.5
 	rec "$T/b2.data" -p "$bg" -- sleep 1
 	tables_of "$bg" | diag
@@ -686,7 +692,7 @@ t_swap()
 t_fplib()
 {
 	load
-	bg_prog chain-fp 6000
+	bg_prog chain-fp 60000
 	sleep 0.5
 	rec "$T/d.data" -p "$bg" -- sleep 1
 	st_lib=$(table_state "$bg" /root/lib/libuwfp.so)
@@ -729,7 +735,7 @@ t_corrupt()
 	ok $? "(g) $n corrupted programs ran:$kinds"
 	pscript "$T/g.data" > /dev/null
 	ok $? "(g) perf script reads the samples"
-	bg_prog bad-garbage 3000
+	bg_prog bad-garbage 60000
 	sleep 0.5
 	st=$(table_state "$bg" /root/bad-garbage)
 	kill "$bg" 2>/dev/null

@@ -1608,11 +1608,72 @@ static void test_hostile_entries(void)
 	}
 }
 
+/* The function covering pc is fn (0: none covers it). */
+static bool finds(const struct uw_sframe *sf, uint64_t pc, uint64_t fn)
+{
+	struct uw_row row;
+	int err = uw_sframe_find(sf, pc, &row);
+
+	if (!fn ? err == UW_ENOENT : !err && row.fn_start == fn)
+		return true;
+	diag("pc 0x%llx: %d (%s), function 0x%llx", (unsigned long long)pc,
+	     err, uw_strerror(err), err ? 0ull : (unsigned long long)row.fn_start);
+	return false;
+}
+
+/*
+ * A lookup in a table that fails the check: an error, or a row of fn
+ * covering pc (fn 0: no row at all), never another function.
+ */
+static bool never_other(const struct uw_sframe *sf, uint64_t pc, uint64_t fn)
+{
+	struct uw_row row;
+	int err = uw_sframe_find(sf, pc, &row);
+
+	if (err < 0 || (fn && row.fn_start == fn && pc >= fn &&
+			pc - fn < row.fn_size))
+		return true;
+	diag("pc 0x%llx: function 0x%llx", (unsigned long long)pc,
+	     (unsigned long long)row.fn_start);
+	return false;
+}
+
+/*
+ * A V2 or V3 PCREL table of n FDEs in a section at addr, built and
+ * initialised in s; an ok() named what says so when it is not.
+ */
+static bool pcrel_table(struct sec *s, uint8_t v, uint64_t addr,
+			const struct sfe_fde *fdes, size_t n, const char *what)
+{
+	struct sfe_table t;
+
+	h_table(&t, v);
+	t.addr = addr;
+	t.nfdes = n;
+	t.fdes = fdes;
+	if (build_init(s, &t))
+		return true;
+	ok(false, "V%u PCREL: %s table builds", v, what);
+	return false;
+}
+
+/* The whole-table check's verdict. */
+static int check_table(const struct uw_sframe *sf)
+{
+	struct uw_check c;
+
+	uw_check_start(&c, 0);
+	return uw_sframe_check(sf, &c);
+}
+
 /*
  * PCREL tables far from their code: a section above 2^63 describing
- * functions below it (kernel text, keys negative), and one 2^63 bytes
- * from its function, where the search narrows the pc (fde_search): the
- * lookup may miss there, but must never name another function.
+ * functions below it (kernel text, keys negative); and V3 tables whose
+ * functions lie some 2^63 bytes from the section, below it and above it,
+ * where pc - section address does not fit 64 bits signed.  The search
+ * compares PCREL starts as absolute addresses (fde_le()), so a function
+ * there is found like any other: the fuzz target's oracle once caught
+ * the search missing it (seeds/v3-pcrel-far-above.hex).
  */
 static void test_far_pcrel(void)
 {
@@ -1623,22 +1684,25 @@ static void test_far_pcrel(void)
 		{ .func_start = 0xffffffff81000100ull, .func_size = 0x40,
 		  FRES(fr) },
 	};
-	struct sfe_fde far = { .func_start = 0x1000, .func_size = 0x40,
-			       FRES(fr) };
-	struct sfe_table t;
+	static const struct sfe_fde below[] = {
+		{ .func_start = 0x1000, .func_size = 0x40, FRES(fr) },
+		{ .func_start = 0x2000, .func_size = 0x40, FRES(fr) },
+	};
+	/* Start fields at 0x1001c and 0x1002c: offsets just below 2^63. */
+	static const struct sfe_fde above[] = {
+		{ .func_start = 0x8000000000000000ull, .func_size = 0x10000,
+		  FRES(fr) },
+		{ .func_start = 0x8000000000010000ull, .func_size = 0x40,
+		  FRES(fr) },
+	};
 	struct uw_row row;
 	struct sec s;
 	uint8_t v;
 
 	for (v = 2; v <= 3; v++) {
-		h_table(&t, v);
-		t.addr = 0xffffffff82000000ull;
-		t.nfdes = ARRAY_SIZE(near);
-		t.fdes = near;
-		if (!build_init(&s, &t)) {
-			ok(false, "V%u PCREL: far table builds", v);
+		if (!pcrel_table(&s, v, 0xffffffff82000000ull, near,
+				 ARRAY_SIZE(near), "far"))
 			continue;
-		}
 		ok(!uw_sframe_find(&s.sf, 0xffffffff81000101ull, &row) &&
 		   row.fn_start == 0xffffffff81000100ull &&
 		   row.cfa.off == 16 &&
@@ -1650,19 +1714,59 @@ static void test_far_pcrel(void)
 		sec_free(&s);
 	}
 
-	h_table(&t, 3);
-	t.addr = 0x8000000000000000ull;
-	t.nfdes = 1;
-	t.fdes = &far;
-	if (!build_init(&s, &t)) {
-		ok(false, "V3 PCREL: table 2^63 from its code builds");
-	} else {
-		int e = uw_sframe_find(&s.sf, 0x1010, &row);
+	if (pcrel_table(&s, 3, 0x8000000000000000ull, below,
+			ARRAY_SIZE(below), "2^63 above its code")) {
+		ok((check_table(&s.sf) == UW_CHECK_DONE) &
+		   finds(&s.sf, 0x1010, 0x1000) & finds(&s.sf, 0x2001, 0x2000) &
+		   finds(&s.sf, 0xfff, 0) & finds(&s.sf, 0x1800, 0) &
+		   finds(&s.sf, 0x2040, 0) & finds(&s.sf, 0, 0),
+		   "V3 PCREL: functions 2^63 below their section are found");
+		sec_free(&s);
+	}
 
-		ok((e == UW_ENOENT || (!e && row.fn_start == 0x1000)) &&
-		   uw_sframe_find(&s.sf, 0x2000, &row) == UW_ENOENT,
-		   "V3 PCREL: function 2^63 below its section: %s, never another",
-		   e ? "missed" : "found");
+	if (pcrel_table(&s, 3, 0x10000, above, ARRAY_SIZE(above),
+			"2^63 below its code")) {
+		ok((check_table(&s.sf) == UW_CHECK_DONE) &
+		   finds(&s.sf, 0x800000000000fff0ull, 0x8000000000000000ull) &
+		   finds(&s.sf, 0x8000000000010000ull, 0x8000000000010000ull) &
+		   finds(&s.sf, 0x8000000000010010ull, 0x8000000000010000ull) &
+		   finds(&s.sf, 0x8000000000010040ull, 0) &
+		   finds(&s.sf, 0x7fffffffffffffffull, 0) &
+		   finds(&s.sf, ~0ull, 0),
+		   "V3 PCREL: functions 2^63 above their section are found");
+		sec_free(&s);
+	}
+}
+
+/*
+ * A PCREL table whose start fields rise, but the second start wraps past
+ * 2^64 (to 0x1000): the check refuses it, and as the search compares
+ * absolute starts modulo 2^64 it is misdirected there; a lookup may then
+ * fail, but must never name a function that does not cover pc.
+ */
+static void test_wrapping_pcrel(void)
+{
+	static const struct sfe_fre fr[] = { FS(0, 8), FS(1, 16) };
+	static const struct sfe_fde wrap[] = {
+		{ .func_start = 0xffffffffffff8000ull, .func_size = 0x40,
+		  FRES(fr) },
+		{ .func_start = 0x1000, .func_size = 0x40, FRES(fr) },
+	};
+	struct sec s;
+	uint8_t v;
+
+	for (v = 2; v <= 3; v++) {
+		if (!pcrel_table(&s, v, 0xffffffffffff0000ull, wrap,
+				 ARRAY_SIZE(wrap), "wrapping"))
+			continue;
+		ok((check_table(&s.sf) == UW_EOVERFLOW) &
+		   never_other(&s.sf, 0xffffffffffff8010ull,
+			       0xffffffffffff8000ull) &
+		   never_other(&s.sf, 0xffffffffffff8040ull, 0) &
+		   never_other(&s.sf, 0x1010, 0) &
+		   never_other(&s.sf, 0, 0) & never_other(&s.sf, ~0ull, 0),
+		   "V%u PCREL: a start past 2^64 never names another function",
+		   v);
 		sec_free(&s);
 	}
 }
@@ -1859,6 +1963,7 @@ int main(void)
 	test_hostile_entries();
 	test_hostile_v3();
 	test_far_pcrel();
+	test_wrapping_pcrel();
 	test_mutations();
 	uwt_cache_report();
 	return tap_done();
