@@ -786,7 +786,17 @@ static uwi_always_inline bool fast_frame(struct uwi_fast *f,
 	return true;
 }
 
-/* Whether the fast path may run for this walk at all. */
+/*
+ * Whether the fast path may run for this walk at all.  Not in a build
+ * that favours size (firmware, -Os): it duplicates what the general step
+ * does, and folds away.
+ */
+#ifdef __OPTIMIZE_SIZE__
+#define FAST_PATH	0
+#else
+#define FAST_PATH	1
+#endif
+
 static uwi_always_inline bool fast_on(const struct uw_cursor *cur,
 				      const struct uw_walk_cfg *cfg,
 				      const struct uwi_arch *a)
@@ -794,7 +804,8 @@ static uwi_always_inline bool fast_on(const struct uw_cursor *cur,
 	const uint64_t need = (uint64_t)1 << a->info.pc |
 			      (uint64_t)1 << a->info.sp;
 
-	return UW_HAS_SFRAME && a->phases[0] == UWI_PHASE_TABLES &&
+	return FAST_PATH && UW_HAS_SFRAME &&
+	       a->phases[0] == UWI_PHASE_TABLES &&
 	       a->info.ptr_size == 8 && cfg->mem.read &&
 	       (cur->regs.valid & need) == need;
 }
