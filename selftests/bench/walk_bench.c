@@ -554,49 +554,25 @@ static NOINL int bench_leaf(void)
 	return 2;
 }
 
-/* Four frame shapes, taking turns down the chain. */
+/* Four frame shapes (other locals, other sizes), taking turns down the chain. */
 static NOINL int chain_0(int n);
 
-static NOINL int chain_3(int n)
-{
-	volatile char pad[72];
-	int r;
-
-	pad[0] = (char)n;
-	r = n ? chain_0(n - 1) : bench_leaf();
-	OPAQUE(r);
-	return r + pad[0] - (char)n;
+#define CHAIN_FN(name, next, type, count)				\
+static NOINL int name(int n)						\
+{									\
+	volatile type pad[count];					\
+	int r;								\
+									\
+	pad[0] = (type)n;						\
+	r = n ? next(n - 1) : bench_leaf();				\
+	OPAQUE(r);							\
+	return r + (int)(pad[0] - (type)n);				\
 }
 
-static NOINL int chain_2(int n)
-{
-	volatile long pad[3];
-	int r;
-
-	pad[0] = n;
-	r = n ? chain_3(n - 1) : bench_leaf();
-	OPAQUE(r);
-	return r + (int)(pad[0] - n);
-}
-
-static NOINL int chain_1(int n)
-{
-	int r = n ? chain_2(n - 1) : bench_leaf();
-
-	OPAQUE(r);
-	return r;
-}
-
-static NOINL int chain_0(int n)
-{
-	volatile int pad[9];
-	int r;
-
-	pad[0] = n;
-	r = n ? chain_1(n - 1) : bench_leaf();
-	OPAQUE(r);
-	return r + pad[0] - n;
-}
+CHAIN_FN(chain_3, chain_0, char, 72)
+CHAIN_FN(chain_2, chain_3, long, 3)
+CHAIN_FN(chain_1, chain_2, char, 1)
+CHAIN_FN(chain_0, chain_1, int, 9)
 
 int main(int argc, char **argv)
 {

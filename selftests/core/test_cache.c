@@ -150,6 +150,10 @@ static void stack_build(struct image *im, const struct table *t,
 	}
 }
 
+/* Tables A and B: the same functions, other CFA offsets. */
+static const int off_a[NFN] = { 32, 48, 64, 80, 96, 16 };
+static const int off_b[NFN] = { 48, 32, 96, 64, 128, 16 };
+
 static struct image g_im;
 static struct uw_cursor g_cur;
 static struct uw_cache_entry g_mem[1024];
@@ -219,7 +223,6 @@ static bool frames_expected(const struct walk *w, const struct table *t)
 
 static void test_walks(void)
 {
-	static const int off[NFN] = { 32, 48, 64, 80, 96, 16 };
 	static const size_t sizes[] = { 1, 2, 16, 1024 };
 	struct uw_module mod = { .start = TEXT, .end = TEXT + 0x1000,
 				 .cache_id = 1, .cache_gen = 1 };
@@ -231,7 +234,7 @@ static void test_walks(void)
 	size_t k;
 	int pass;
 
-	if (!table_build(&t, off)) {
+	if (!table_build(&t, off_a)) {
 		ok(0, "table built");
 		return;
 	}
@@ -270,10 +273,16 @@ static void test_walks(void)
 	table_free(&t);
 }
 
+static bool tables_ab(struct table *a, struct table *b)
+{
+	if (table_build(a, off_a) && table_build(b, off_b))
+		return true;
+	ok(0, "tables built");
+	return false;
+}
+
 static void test_swap(void)
 {
-	static const int off_a[NFN] = { 32, 48, 64, 80, 96, 16 };
-	static const int off_b[NFN] = { 48, 32, 96, 64, 128, 16 };
 	struct uw_module mod = { .start = TEXT, .end = TEXT + 0x1000,
 				 .cache_id = 7, .cache_gen = 1 };
 	struct walk plain_b, w;
@@ -281,10 +290,8 @@ static void test_swap(void)
 	struct uw_cache c;
 	struct table a, b;
 
-	if (!table_build(&a, off_a) || !table_build(&b, off_b)) {
-		ok(0, "tables built");
+	if (!tables_ab(&a, &b))
 		return;
-	}
 	uw_cache_init(&c, g_mem, 1024);
 	/* Warm the cache with table A on A's stack. */
 	mod.sframe = &a.sf;
@@ -313,8 +320,6 @@ static void test_swap(void)
 /* Two processes: the same addresses, other tables, other cache_ids. */
 static void test_identity(void)
 {
-	static const int off_a[NFN] = { 32, 48, 64, 80, 96, 16 };
-	static const int off_b[NFN] = { 48, 32, 96, 64, 128, 16 };
 	struct uw_module ma = { .start = TEXT, .end = TEXT + 0x1000,
 				.cache_id = 1, .cache_gen = 5 };
 	struct uw_module mb = ma;
@@ -325,10 +330,8 @@ static void test_identity(void)
 	bool good = true;
 	int i;
 
-	if (!table_build(&a, off_a) || !table_build(&b, off_b)) {
-		ok(0, "tables built");
+	if (!tables_ab(&a, &b))
 		return;
-	}
 	ma.sframe = &a.sf;
 	mb.sframe = &b.sf;
 	mb.cache_id = 2;
@@ -363,7 +366,6 @@ static uint64_t rnd(uint64_t *s)
 
 static void test_fuzzed(void)
 {
-	static const int off[NFN] = { 32, 48, 64, 80, 96, 16 };
 	struct uw_module mod = { .start = TEXT, .end = TEXT + 0x1000,
 				 .cache_id = 3, .cache_gen = 1 };
 	uint64_t seed = 0x9e3779b97f4a7c15ull, pcs[64], key;
@@ -374,7 +376,7 @@ static void test_fuzzed(void)
 	unsigned long outside = 0, ended = 0, runs = 0;
 	size_t i, j, npcs = 0;
 
-	if (!table_build(&t, off)) {
+	if (!table_build(&t, off_a)) {
 		ok(0, "table built");
 		return;
 	}
