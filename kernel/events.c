@@ -101,13 +101,15 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
 	/*
 	 * A known process is rescanned when a pc falls outside its table,
 	 * or when its mappings changed since the scan (ld.so, dlopen,
-	 * munmap): then a pc may be covered by a stale entry.  Both at most
+	 * munmap): then a pc may be covered by a stale entry; also when
+	 * tables were installed since (installed.c).  Both at most
 	 * every uwk_rescan_ms, except that an uncovered pc in changed
 	 * mappings asks at once.  map_count is read racily: a hint.
 	 */
 	if (kmm) {
 		bool changed = READ_ONCE(current->mm->map_count) !=
-			       kmm->map_count || READ_ONCE(kmm->stale_seq);
+			       kmm->map_count || READ_ONCE(kmm->stale_seq) ||
+			       kmm->inst_gen != uwk_inst_gen();
 		bool recent = time_before(jiffies, kmm->scanned +
 					  msecs_to_jiffies(uwk_rescan_ms));
 

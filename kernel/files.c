@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Per-file tables: one ELF file's PT_GNU_SFRAME section, copied into
- * kernel memory once, checked whole, and shared (refcounted) by every
- * process that maps the file; what each user's tables hold (the caps);
+ * Per-file tables: one ELF file's PT_GNU_SFRAME section, or for a file
+ * without one the table `uwind sframe --install` made for it
+ * (installed.c), copied into kernel memory once, checked whole, and
+ * shared (refcounted) by every process that maps the file (the vDSO is
+ * such a file, known by its build-id); what each user's tables hold (the
+ * caps);
  * and the count of walks that broke in each file for want of a table row
  * (debugfs "breaks").  Everything here runs in task context, on the
  * module's workqueue (registry.c), except uwk_kfile_note_break().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/cred.h>
 #include <linux/elf.h>
 #include <linux/fs.h>
@@ -29,11 +33,13 @@
 #define UWK_MAX_PHDRS	128
 
 enum uwk_kfile_status {
-	UWK_KF_NONE, UWK_KF_SFRAME, UWK_KF_REJECTED, UWK_KF_OVER, UWK_KF_OVER_USER
+	UWK_KF_NONE, UWK_KF_SFRAME, UWK_KF_REJECTED, UWK_KF_OVER, UWK_KF_OVER_USER,
+	UWK_KF_INSTALLED,
 };
 
 static const char *const uwk_kf_names[] = {
-	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct"
+	"none", "sframe", "rejected", "over-max_total_mb", "over-max_user_pct",
+	"installed",
 };
 
 /* max_table_kb above this is taken as this (kvmalloc's own limit is 2G). */
@@ -57,16 +63,31 @@ struct uwk_kuser {
 	size_t bytes;
 };
 
-/* One ELF file's table, shared by every mapping of the file. */
-struct uwk_kfile {
-	struct list_head node;
-	struct kref ref;
-	/* Identity: the same inode, unchanged since it was read. */
+/*
+ * What a table is for: a file (the same inode, unchanged since it was
+ * read), or the vDSO (an image the kernel maps, known by its build-id).
+ */
+struct uwk_kid {
 	dev_t dev;
 	unsigned long ino;
 	u32 gen;
 	struct timespec64 mtime;
 	loff_t size;
+	u8 vdso_id_len;		/* the vDSO's build-id length; else 0 */
+	u8 vdso_id[UWK_ID_MAX];
+};
+
+/* One ELF file's table, shared by every mapping of the file. */
+struct uwk_kfile {
+	struct list_head node;
+	struct kref ref;
+	struct uwk_kid kid;
+	/*
+	 * No PT_GNU_SFRAME: the state comes from the installed tables as
+	 * they were at inst_gen, and is looked up again after an install.
+	 */
+	bool no_own;
+	unsigned long inst_gen;
 
 	int status;
 	char *path;		/* for debugfs "breaks" */
@@ -203,10 +224,18 @@ void uwk_users_show(struct seq_file *m)
 
 /* ---- files ---- */
 
-static int uwk_read_at(struct file *f, void *buf, size_t len, loff_t pos)
+/* len bytes at pos of a file or image: 0, or -EIO. */
+int uwk_src_read(const struct uwk_src *s, void *buf, size_t len, loff_t pos)
 {
-	ssize_t r = kernel_read(f, buf, len, &pos);
+	ssize_t r;
 
+	if (!s->file) {
+		if (pos < 0 || pos > s->size || len > s->size - pos)
+			return -EIO;
+		memcpy(buf, s->img + pos, len);
+		return 0;
+	}
+	r = kernel_read(s->file, buf, len, &pos);
 	return r == (ssize_t)len ? 0 : -EIO;
 }
 
@@ -281,31 +310,21 @@ static int uwk_kfile_trim(struct uwk_kfile *kf, size_t len)
 }
 
 /*
- * Copy, decode and check the SFrame section that ph describes, charged to
- * uid; kf->status says how it went.  Only what the section's header
- * describes is read and kept: binutils 2.40's ld leaves the output section
- * larger than the merged table (by 33 or 34 bytes in every program the
- * tests build: room for FDEs it dropped), so a segment longer than its
- * table is normal and only its table is copied; a header that claims more
- * than the segment holds is refused.  Every path that fails after the
- * charge gives it back.
+ * Copy len bytes at off of src into kf as an SFrame section laid out at
+ * addr, decode and check it, charged to uid; kf->status says how it went
+ * (ok when it loaded).  Every path that fails after the charge gives it
+ * back.
  */
-static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
-				  const Elf64_Phdr *ph, kuid_t uid)
+static void uwk_kfile_take(struct uwk_kfile *kf, const struct uwk_src *src,
+			   loff_t off, u64 len, u64 addr, kuid_t uid, int ok)
 {
 	u64 max_len = (u64)min_t(unsigned int, uwk_max_table_kb,
 				 UWK_TABLE_KB_CAP) * 1024;
-	u8 hdr[UW_SFRAME_HDR_SIZE];
 	struct uw_span span;
-	u64 len;
 	int err;
 
 	kf->status = UWK_KF_REJECTED;
-	if (ph->p_filesz < sizeof(hdr) ||
-	    uwk_read_at(f, hdr, sizeof(hdr), ph->p_offset))
-		return;
-	len = min(uwk_sframe_claim(hdr), ph->p_filesz);
-	if (len < sizeof(hdr) || len > max_len) {
+	if (len < UW_SFRAME_HDR_SIZE || len > max_len) {
 		err = len ? UW_EHEADER : UW_EMAGIC;
 		goto refused;
 	}
@@ -324,11 +343,11 @@ static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
 	kf->len = len;
 	kf->data = kvmalloc(kf->len, GFP_KERNEL);
 	err = UW_EREAD;
-	if (!kf->data || uwk_read_at(f, kf->data, kf->len, ph->p_offset))
+	if (!kf->data || uwk_src_read(src, kf->data, kf->len, off))
 		goto rejected;
 	span.data = kf->data;
 	span.size = kf->len;
-	span.addr = ph->p_vaddr;
+	span.addr = addr;
 	err = uw_sframe_init(&kf->sf, &span);
 	if (!err && kf->sf.arch != uwk_arch.uw_arch)
 		err = UW_EARCH;
@@ -340,7 +359,7 @@ static void uwk_kfile_load_sframe(struct uwk_kfile *kf, struct file *f,
 	err = err ? err : uwk_validate(&kf->sf);
 	if (err)
 		goto rejected;
-	kf->status = UWK_KF_SFRAME;
+	kf->status = ok;
 	return;
 
 rejected:
@@ -350,31 +369,90 @@ rejected:
 	kf->len = 0;
 refused:
 	if (err != UW_EREAD)
-		pr_info_ratelimited("%pD: SFrame section refused: %s\n", f,
-				    uw_strerror(err));
+		pr_info_ratelimited("%s: %s refused: %s\n", kf->path ?: "?",
+				    ok == UWK_KF_SFRAME ? "SFrame section" :
+				    "installed table", uw_strerror(err));
 }
 
-/* Read the ELF headers and the SFrame section of f into kf. */
-static void uwk_kfile_load(struct uwk_kfile *kf, struct file *f, kuid_t uid)
+/*
+ * The SFrame section that ph describes.  Only what the section's header
+ * describes is read and kept: binutils 2.40's ld leaves the output section
+ * larger than the merged table (by 33 or 34 bytes in every program the
+ * tests build: room for FDEs it dropped), so a segment longer than its
+ * table is normal and only its table is copied; a header that claims more
+ * than the segment holds is refused.
+ */
+static void uwk_kfile_load_sframe(struct uwk_kfile *kf,
+				  const struct uwk_src *src,
+				  const Elf64_Phdr *ph, kuid_t uid)
+{
+	u8 hdr[UW_SFRAME_HDR_SIZE];
+
+	kf->status = UWK_KF_REJECTED;
+	if (ph->p_filesz < sizeof(hdr) ||
+	    uwk_src_read(src, hdr, sizeof(hdr), ph->p_offset))
+		return;
+	uwk_kfile_take(kf, src, ph->p_offset,
+		       min(uwk_sframe_claim(hdr), ph->p_filesz), ph->p_vaddr,
+		       uid, UWK_KF_SFRAME);
+}
+
+/*
+ * A file without PT_GNU_SFRAME: the table installed for its build-id, if
+ * there is one that installed.c trusts and finds made for this very file.
+ */
+static void uwk_kfile_load_installed(struct uwk_kfile *kf,
+				     const struct uwk_src *src,
+				     const Elf64_Ehdr *eh,
+				     const Elf64_Phdr *ph, kuid_t uid)
+{
+	struct uwk_inst in;
+
+	kf->no_own = true;
+	if (uwk_inst_open(src, eh, ph, &in))
+		return;
+	uwk_kfile_take(kf, &in.src, in.off, in.len, in.vaddr, uid,
+		       UWK_KF_INSTALLED);
+	uwk_inst_close(&in);
+}
+
+/*
+ * The ELF header of src into *eh and its program headers (kfree them),
+ * for an ELF file of the module's machine; NULL for anything else.
+ */
+Elf64_Phdr *uwk_elf_phdrs(const struct uwk_src *src, Elf64_Ehdr *eh)
+{
+	Elf64_Phdr *ph;
+
+	if (uwk_src_read(src, eh, sizeof(*eh), 0) ||
+	    memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh->e_machine != uwk_arch.elf_machine ||
+	    eh->e_phentsize != sizeof(*ph) || !eh->e_phnum ||
+	    eh->e_phnum > UWK_MAX_PHDRS)
+		return NULL;
+	ph = kmalloc_array(eh->e_phnum, sizeof(*ph), GFP_KERNEL);
+	if (ph && uwk_src_read(src, ph, eh->e_phnum * sizeof(*ph),
+			       eh->e_phoff)) {
+		kfree(ph);
+		ph = NULL;
+	}
+	return ph;
+}
+
+/* Read the ELF headers and the SFrame table of src into kf. */
+static void uwk_kfile_load(struct uwk_kfile *kf, const struct uwk_src *src,
+			   kuid_t uid)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph;
 	int i, sfr = -1;
 
 	kf->status = UWK_KF_NONE;
-	if (uwk_read_at(f, &eh, sizeof(eh), 0) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_machine != uwk_arch.elf_machine ||
-	    eh.e_phentsize != sizeof(*ph) || !eh.e_phnum ||
-	    eh.e_phnum > UWK_MAX_PHDRS)
-		return;
-	ph = kmalloc_array(eh.e_phnum, sizeof(*ph), GFP_KERNEL);
+	ph = uwk_elf_phdrs(src, &eh);
 	if (!ph)
 		return;
-	if (uwk_read_at(f, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
-		goto out;
 	for (i = 0; i < eh.e_phnum; i++) {
 		if (ph[i].p_type == PT_LOAD && kf->nloads < UWK_MAX_LOADS) {
 			kf->loads[kf->nloads].vaddr = ph[i].p_vaddr;
@@ -385,17 +463,34 @@ static void uwk_kfile_load(struct uwk_kfile *kf, struct file *f, kuid_t uid)
 		}
 	}
 	if (sfr >= 0)
-		uwk_kfile_load_sframe(kf, f, &ph[sfr], uid);
-out:
+		uwk_kfile_load_sframe(kf, src, &ph[sfr], uid);
+	else
+		uwk_kfile_load_installed(kf, src, &eh, ph, uid);
 	kfree(ph);
 }
 
-static bool uwk_kfile_match(const struct uwk_kfile *kf, const struct inode *in)
+static void uwk_kid_file(struct uwk_kid *id, const struct inode *in)
 {
-	return kf->dev == in->i_sb->s_dev && kf->ino == in->i_ino &&
-	       kf->gen == in->i_generation &&
-	       timespec64_equal(&kf->mtime, &in->i_mtime) &&
-	       kf->size == i_size_read(in);
+	id->dev = in->i_sb->s_dev;
+	id->ino = in->i_ino;
+	id->gen = in->i_generation;
+	id->mtime = in->i_mtime;
+	id->size = i_size_read(in);
+}
+
+static bool uwk_kid_eq(const struct uwk_kid *k, const struct uwk_kid *id)
+{
+	if (k->vdso_id_len || id->vdso_id_len)
+		return k->vdso_id_len == id->vdso_id_len &&
+		       !memcmp(k->vdso_id, id->vdso_id, k->vdso_id_len);
+	return k->dev == id->dev && k->ino == id->ino && k->gen == id->gen &&
+	       timespec64_equal(&k->mtime, &id->mtime) && k->size == id->size;
+}
+
+static bool uwk_kfile_match(const struct uwk_kfile *kf,
+			    const struct uwk_kid *id)
+{
+	return uwk_kid_eq(&kf->kid, id);
 }
 
 static bool uwk_kfile_over(const struct uwk_kfile *kf)
@@ -404,20 +499,23 @@ static bool uwk_kfile_over(const struct uwk_kfile *kf)
 }
 
 /*
- * A listed table of the file in for uid (no reference taken);
+ * A listed table of the file id for uid (no reference taken);
  * uwk_files_lock held.  A file left without its table by a limit is that user's
  * verdict, and only for as long as the limit still holds: another user
  * mapping the same file, or the same user once there is room again, gets
  * a fresh try (else one user could keep everybody's libraries out by
- * mapping them first, over its share).
+ * mapping them first, over its share).  The state of a file without
+ * PT_GNU_SFRAME holds until the next install (installed.c).
  */
-static struct uwk_kfile *uwk_kfile_lookup(const struct inode *in, kuid_t uid)
+static struct uwk_kfile *uwk_kfile_lookup(const struct uwk_kid *id, kuid_t uid)
 {
+	unsigned long gen = uwk_inst_gen();
 	struct uwk_kfile *kf, *over = NULL;
 
 	lockdep_assert_held(&uwk_files_lock);
 	list_for_each_entry(kf, &uwk_files, node) {
-		if (!uwk_kfile_match(kf, in))
+		if (!uwk_kfile_match(kf, id) ||
+		    (kf->no_own && kf->inst_gen != gen))
 			continue;
 		if (!uwk_kfile_over(kf))
 			return kf;
@@ -585,46 +683,133 @@ static void uwk_kfile_count(const struct uwk_kfile *kf)
 		uwk_stat_inc(UWK_ST_TABLES_OVER);
 	else if (kf->status == UWK_KF_OVER_USER)
 		uwk_stat_inc(UWK_ST_TABLES_OVER_USER);
+	else if (kf->status == UWK_KF_INSTALLED)
+		uwk_stat_inc(UWK_ST_TABLES_INSTALLED);
 }
 
 /*
- * The table of f for uid, loaded on first use; a reference for the
- * caller.  The file is read without uwk_files_lock held: a read that
- * blocks (a FUSE daemon that never answers, a hard NFS mount) then stalls
- * only this scan, not every scan after it.  Two scans that load the same
- * file at once keep the first table listed.
+ * Loads in progress (under uwk_files_lock).  A scan that needs a file
+ * another scan is reading waits for that read rather than making its own:
+ * while a large table (an installed libc or libstdc++) loads, every
+ * sample of a process that maps it asks for a rescan, and every process
+ * starting then maps it too; each used to read, check and then drop its
+ * own copy, several at once.
  */
-struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid)
-{
-	struct inode *in = file_inode(f);
-	struct uwk_kfile *kf, *listed;
+struct uwk_inflight {
+	struct list_head node;
+	struct uwk_kid id;
+	struct completion done;
+	unsigned int users;
+};
 
+static LIST_HEAD(uwk_inflight);
+
+#define UWK_INFLIGHT_WAITS	4	/* then a scan reads for itself */
+
+/* Drop a reference to fl; uwk_files_lock held. */
+static void uwk_inflight_put(struct uwk_inflight *fl)
+{
+	if (!--fl->users)
+		kfree(fl);
+}
+
+/*
+ * A listed table of file id for uid, with a reference for the caller; or
+ * NULL, and in *claim the load this scan is to make (NULL when there is
+ * no memory for the mark: the scan loads unmarked).  Waits for a load of
+ * the same file that another scan has under way, at most
+ * UWK_INFLIGHT_WAITS times (each wait ends with that load listed).
+ */
+static struct uwk_kfile *uwk_kfile_find_or_claim(const struct uwk_kid *id,
+						 kuid_t uid,
+						 struct uwk_inflight **claim)
+{
+	struct uwk_inflight *fl;
+	struct uwk_kfile *kf;
+	int waits = 0;
+
+	*claim = NULL;
 	mutex_lock(&uwk_files_lock);
-	kf = uwk_kfile_lookup(in, uid);
-	if (kf)
-		kref_get(&kf->ref);
+	for (;;) {
+		kf = uwk_kfile_lookup(id, uid);
+		if (kf) {
+			kref_get(&kf->ref);
+			break;
+		}
+		list_for_each_entry(fl, &uwk_inflight, node)
+			if (uwk_kid_eq(&fl->id, id))
+				break;
+		if (list_entry_is_head(fl, &uwk_inflight, node) ||
+		    waits++ == UWK_INFLIGHT_WAITS) {
+			*claim = kzalloc(sizeof(**claim), GFP_KERNEL);
+			if (*claim) {
+				(*claim)->id = *id;
+				(*claim)->users = 1;
+				init_completion(&(*claim)->done);
+				list_add(&(*claim)->node, &uwk_inflight);
+			}
+			break;
+		}
+		fl->users++;
+		mutex_unlock(&uwk_files_lock);
+		wait_for_completion(&fl->done);
+		mutex_lock(&uwk_files_lock);
+		uwk_inflight_put(fl);
+	}
 	mutex_unlock(&uwk_files_lock);
+	return kf;
+}
+
+/* The load marked by fl is over (its table listed); uwk_files_lock held. */
+static void uwk_inflight_done(struct uwk_inflight *fl)
+{
+	if (!fl)
+		return;
+	list_del(&fl->node);
+	complete_all(&fl->done);
+	uwk_inflight_put(fl);
+}
+
+/*
+ * The table of file id for uid, loaded from src (NULL: nothing to read)
+ * on first use; a reference for the caller.  The file is read without
+ * uwk_files_lock held: a read that blocks (a FUSE daemon that never
+ * answers, a hard NFS mount) then stalls only the scans that need this
+ * very file, not every scan after it.  Two scans that load the same file
+ * at once (past the waits above) keep the first table listed.  Its path
+ * for debugfs: f's, or name.
+ */
+static struct uwk_kfile *uwk_kfile_get_src(const struct uwk_src *src,
+					   const struct uwk_kid *id,
+					   struct file *f, const char *name,
+					   kuid_t uid)
+{
+	struct uwk_kfile *kf, *listed;
+	struct uwk_inflight *fl;
+
+	kf = uwk_kfile_find_or_claim(id, uid, &fl);
 	if (kf)
 		return kf;
 
 	kf = kzalloc(sizeof(*kf), GFP_KERNEL);
-	if (!kf)
+	if (!kf) {
+		mutex_lock(&uwk_files_lock);
+		uwk_inflight_done(fl);
+		mutex_unlock(&uwk_files_lock);
 		return NULL;
+	}
 	kref_init(&kf->ref);
-	kf->dev = in->i_sb->s_dev;
-	kf->ino = in->i_ino;
-	kf->gen = in->i_generation;
-	kf->mtime = in->i_mtime;
-	kf->size = i_size_read(in);
+	kf->kid = *id;
+	/* Before the installed tables are read: */
+	kf->inst_gen = uwk_inst_gen();
 	kf->uid = uid;
-	kf->path = uwk_path_dup(f);
-	/* Only regular files are read: a device's read may do anything. */
-	if (S_ISREG(in->i_mode))
-		uwk_kfile_load(kf, f, uid);
+	kf->path = f ? uwk_path_dup(f) : kstrdup(name, GFP_KERNEL);
+	if (src)
+		uwk_kfile_load(kf, src, uid);
 	kf->bytes = sizeof(*kf) + kf->len + (kf->path ? strlen(kf->path) + 1 : 0);
 
 	mutex_lock(&uwk_files_lock);
-	listed = uwk_kfile_lookup(in, uid);
+	listed = uwk_kfile_lookup(id, uid);
 	/* Ours got in where the listed one was kept out: list ours. */
 	if (listed && uwk_kfile_over(listed) && !uwk_kfile_over(kf))
 		listed = NULL;
@@ -636,6 +821,7 @@ struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid)
 		list_add(&kf->node, &uwk_files);
 		uwk_kfile_count(kf);
 	}
+	uwk_inflight_done(fl);
 	mutex_unlock(&uwk_files_lock);
 	if (listed) {
 		kvfree(kf->data);
@@ -645,6 +831,41 @@ struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid)
 		kf = listed;
 	}
 	return kf;
+}
+
+/* The table of the file f for uid (uwk_kfile_get_src()). */
+struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid)
+{
+	struct inode *in = file_inode(f);
+	struct uwk_src src = { .file = f };
+	struct uwk_kid id = {};
+
+	uwk_kid_file(&id, in);
+	/* Only regular files are read: a device's read may do anything. */
+	return uwk_kfile_get_src(S_ISREG(in->i_mode) ? &src : NULL, &id, f,
+				 NULL, uid);
+}
+
+/*
+ * The table of the vDSO whose image (a kernel copy, size bytes) is img,
+ * for uid: NULL when the image is not an ELF of the module's machine
+ * with a build-id (its table is installed like a file's, for that
+ * build-id: installed.c).
+ */
+struct uwk_kfile *uwk_kfile_get_vdso(const u8 *img, size_t size, kuid_t uid)
+{
+	struct uwk_src src = { .img = img, .size = size };
+	struct uwk_kid id = {};
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph = uwk_elf_phdrs(&src, &eh);
+
+	if (!ph)
+		return NULL;
+	id.vdso_id_len = uwk_inst_build_id(&src, &eh, ph, id.vdso_id);
+	kfree(ph);
+	if (!id.vdso_id_len)
+		return NULL;
+	return uwk_kfile_get_src(&src, &id, NULL, "[vdso]", uid);
 }
 
 static void uwk_kfile_release(struct kref *ref)
@@ -694,7 +915,8 @@ static bool uwk_bias(const struct uwk_kfile *kf, u64 start, u64 fo, u64 *bias)
 const struct uw_sframe *uwk_kfile_sframe(const struct uwk_kfile *kf,
 					 u64 start, u64 fo, u64 *bias)
 {
-	if (!kf || kf->status != UWK_KF_SFRAME ||
+	if (!kf || (kf->status != UWK_KF_SFRAME &&
+		    kf->status != UWK_KF_INSTALLED) ||
 	    !uwk_bias(kf, start, fo, bias))
 		return NULL;
 	return &kf->sf;
@@ -704,6 +926,18 @@ const struct uw_sframe *uwk_kfile_sframe(const struct uwk_kfile *kf,
 const char *uwk_kfile_state(const struct uwk_kfile *kf)
 {
 	return kf ? uwk_kf_names[kf->status] : "none";
+}
+
+/* debugfs "installed": "bytes path" of each installed table held. */
+void uwk_kfile_installed_show(struct seq_file *m)
+{
+	struct uwk_kfile *kf;
+
+	mutex_lock(&uwk_files_lock);
+	list_for_each_entry(kf, &uwk_files, node)
+		if (kf->status == UWK_KF_INSTALLED)
+			seq_printf(m, "%zu %s\n", kf->len, kf->path ?: "?");
+	mutex_unlock(&uwk_files_lock);
 }
 
 /* At unload, once every process table has been freed. */

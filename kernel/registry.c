@@ -128,6 +128,7 @@ static void uwk_kmm_rcu_cb(struct rcu_head *rcu)
 struct uwk_vma_snap {
 	u64 start, end, pgoff;
 	struct file *file;
+	bool vdso;
 };
 
 static struct uwk_kmm *uwk_kmm_alloc(u32 n)
@@ -144,9 +145,30 @@ static struct uwk_kmm *uwk_kmm_alloc(u32 n)
 	return kmm;
 }
 
+/*
+ * The vDSO of task, mapped at v: its table (installed for its build-id),
+ * as for a file mapped at v from offset 0 (the image maps whole).
+ */
+static void uwk_kmm_fill_vdso(struct uwk_kmm *kmm, u32 i,
+			      struct task_struct *task, struct uwk_vma_snap *v,
+			      kuid_t uid)
+{
+	u8 *img = uwk_vdso_read(task, v->start, v->end);
+	struct uwk_kfile *kf;
+
+	strscpy(kmm->maps[i].name, "[vdso]", sizeof(kmm->maps[i].name));
+	if (!img)
+		return;
+	kf = uwk_kfile_get_vdso(img, v->end - v->start, uid);
+	kvfree(img);
+	kmm->maps[i].kf = kf;
+	kmm->mods[i].sframe = uwk_kfile_sframe(kf, v->start, 0,
+					       &kmm->mods[i].bias);
+}
+
 /* Fill mapping i of kmm from a snapshot (consumes the file reference). */
-static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
-			 kuid_t uid)
+static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct task_struct *task,
+			 struct uwk_vma_snap *v, kuid_t uid)
 {
 	struct uwk_kfile *kf;
 
@@ -154,6 +176,10 @@ static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct uwk_vma_snap *v,
 	kmm->mods[i].end = v->end;
 	kmm->mods[i].sframe = NULL;
 	kmm->mods[i].bias = 0;
+	if (v->vdso) {
+		uwk_kmm_fill_vdso(kmm, i, task, v, uid);
+		return;
+	}
 	if (!v->file) {
 		strscpy(kmm->maps[i].name, "[anon]", sizeof(kmm->maps[i].name));
 		return;
@@ -180,9 +206,10 @@ static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
 	*map_count = mm->map_count;
 	for_each_vma(vmi, vma) {
 		/*
-		 * Anonymous executable mappings (the vDSO, JIT code) are kept
-		 * too, without a table: a pc there is known, and does not ask
-		 * for a rescan with every sample.
+		 * Anonymous executable mappings (JIT code) are kept too,
+		 * without a table: a pc there is known, and does not ask for a
+		 * rescan with every sample.  The vDSO has the table installed
+		 * for it, if any.
 		 */
 		if (!(vma->vm_flags & VM_EXEC))
 			continue;
@@ -192,6 +219,7 @@ static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
 		snap[n].end = vma->vm_end;
 		snap[n].pgoff = vma->vm_pgoff;
 		snap[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+		snap[n].vdso = uwk_vma_is_vdso(vma);
 		n++;
 	}
 	mmap_read_unlock(mm);
@@ -207,6 +235,7 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 	struct uwk_kmm *kmm, *old;
 	unsigned long seq;
 	int map_count;
+	unsigned long inst_gen = uwk_inst_gen();
 	u32 i, n;
 
 	/* A scan started after the request already answered it. */
@@ -232,7 +261,7 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		uwk_kmm_fill(kmm, i, &snap[i], uid);
+		uwk_kmm_fill(kmm, i, task, &snap[i], uid);
 	kvfree(snap);
 	kmm->n = n;
 	kmm->mm = mm;
@@ -242,6 +271,7 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 	kmm->scanned = jiffies;
 	kmm->seq = seq;
 	kmm->map_count = map_count;
+	kmm->inst_gen = inst_gen;
 	atomic_long_add(kmm->bytes, &uwk_bytes_held);
 	atomic_inc(&uwk_nr_mms);
 	uwk_stat_inc(UWK_ST_SCANS);

@@ -5,6 +5,7 @@
  *   uwind_main.c  load/unload, parameters, debugfs
  *   hook.c        the perf_callchain_user replacement (NMI/IRQ context)
  *   files.c       SFrame tables per file, the memory caps, breaks per file
+ *   installed.c   tables installed by `uwind sframe --install`, the vDSO
  *   registry.c    the tables of each process (task context; RCU readers)
  *   events.c      what makes the registry scan: exec, samples, unmaps
  *   arch_*.c      the machine: x86-64 only so far (see "The architecture")
@@ -17,6 +18,7 @@
 #define UWIND_KMOD_H
 
 #include <linux/types.h>
+#include <linux/elf.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -44,6 +46,8 @@ enum uwk_stat {
 	UWK_ST_TABLES_REJECTED,	/* malformed sections refused */
 	UWK_ST_TABLES_OVER,	/* sections left out: max_total_mb reached */
 	UWK_ST_TABLES_OVER_USER,	/* left out: the user's max_user_pct share */
+	UWK_ST_TABLES_INSTALLED,	/* installed tables copied in */
+	UWK_ST_INSTALLED_REFUSED,	/* ... found, but not for that file */
 	UWK_ST_SCANS,		/* process mappings scanned */
 	UWK_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
 	/* Where each walk ended (hook.c): one of these per walk. */
@@ -86,6 +90,7 @@ struct uwk_kmm {
 	unsigned long scanned;		/* jiffies of the scan */
 	unsigned long seq;		/* scan order (registry.c) */
 	int map_count;			/* mm->map_count when scanned */
+	unsigned long inst_gen;		/* uwk_inst_gen() when scanned */
 	unsigned long stale_seq;	/* 0, or when a mapping was unmapped */
 	size_t bytes;
 	u32 n;
@@ -93,9 +98,23 @@ struct uwk_kmm {
 	struct uw_module *mods;
 };
 
-/* Per-file tables (files.c): task context unless said otherwise. */
+/*
+ * Per-file tables (files.c): task context unless said otherwise.  What a
+ * table is read from: a file, or a kernel copy of an image (the vDSO).
+ */
+struct uwk_src {
+	struct file *file;
+	const u8 *img;		/* when file is NULL */
+	size_t size;
+};
+
+int uwk_src_read(const struct uwk_src *s, void *buf, size_t len, loff_t pos);
+Elf64_Phdr *uwk_elf_phdrs(const struct uwk_src *src, Elf64_Ehdr *eh);
+
 struct uwk_kfile;
 struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
+struct uwk_kfile *uwk_kfile_get_vdso(const u8 *img, size_t size, kuid_t uid);
+void uwk_kfile_installed_show(struct seq_file *m);
 void uwk_kfile_put(struct uwk_kfile *kf);
 const struct uw_sframe *uwk_kfile_sframe(const struct uwk_kfile *kf,
 					 u64 start, u64 fo, u64 *bias);
@@ -104,6 +123,42 @@ void uwk_kfile_note_break(struct uwk_kfile *kf);		/* any context */
 void uwk_files_exit(void);
 void uwk_users_show(struct seq_file *m);
 void uwk_breaks_show(struct seq_file *m);
+
+/*
+ * Installed tables (installed.c): task context.  uwk_inst_open() finds
+ * the table installed for the build-id of the ELF in src (headers eh,
+ * ph), checks that root owns it and that it was made from src's very CFI
+ * bytes, and leaves it open in *in (uwk_inst_close()); 0, or an error.
+ * The generation counts the installs the module was told of (debugfs
+ * "installed"): a file without PT_GNU_SFRAME looked up at an older one is
+ * looked up again, and a process scanned at an older one is rescanned.
+ */
+#define UWK_ID_MAX	64	/* longest build-id a table file records */
+
+struct uwk_inst {
+	struct uwk_src src;	/* the table file */
+	loff_t off;		/* its SFrame section: where, */
+	u64 len;		/* how long, */
+	u64 vaddr;		/* and the ELF vaddr it is laid out at */
+};
+
+extern atomic_long_t uwk_inst_generation;
+
+static inline unsigned long uwk_inst_gen(void)		/* any context */
+{
+	return atomic_long_read(&uwk_inst_generation);
+}
+
+u8 uwk_inst_build_id(const struct uwk_src *s, const Elf64_Ehdr *eh,
+		     const Elf64_Phdr *ph, u8 *id);
+int uwk_inst_open(const struct uwk_src *s, const Elf64_Ehdr *eh,
+		  const Elf64_Phdr *ph, struct uwk_inst *in);
+void uwk_inst_close(struct uwk_inst *in);
+void uwk_inst_show(struct seq_file *m);
+void uwk_inst_rescan(void);
+struct vm_area_struct;
+bool uwk_vma_is_vdso(struct vm_area_struct *vma);	/* mmap lock held */
+u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end);
 
 /* The per-process registry (registry.c). */
 int uwk_registry_init(void);

@@ -15,6 +15,9 @@
  *   breaks   the files where walks broke for want of a table, "count
  *            path", most frequent first
  *   gc       write anything: drop the tables of processes that are gone
+ *   installed  where installed tables are looked for, and those held;
+ *            write anything (root: `uwind sframe --install` does) to
+ *            have them looked for again (installed.c)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -62,6 +65,8 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_TABLES_REJECTED] = "tables_rejected",
 	[UWK_ST_TABLES_OVER] = "tables_over_max_total",
 	[UWK_ST_TABLES_OVER_USER] = "tables_over_max_user",
+	[UWK_ST_TABLES_INSTALLED] = "tables_installed",
+	[UWK_ST_INSTALLED_REFUSED] = "installed_refused",
 	[UWK_ST_SCANS] = "scans",
 	[UWK_ST_LAZY_REQUESTS] = "lazy_requests",
 	[UWK_ST_END_ENTRY] = "end_past_entry",
@@ -147,6 +152,28 @@ static const struct file_operations uwk_gc_fops = {
 	.write = uwk_gc_write,
 };
 
+/* debugfs "installed": reads as uwk_inst_show(), a write looks again. */
+static int uwk_inst_open_dbg(struct inode *inode, struct file *f)
+{
+	return single_open(f, uwk_dbg_show, uwk_inst_show);
+}
+
+static ssize_t uwk_inst_write(struct file *f, const char __user *buf,
+			      size_t len, loff_t *pos)
+{
+	uwk_inst_rescan();
+	return len;
+}
+
+static const struct file_operations uwk_inst_fops = {
+	.owner = THIS_MODULE,
+	.open = uwk_inst_open_dbg,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = uwk_inst_write,
+	.release = single_release,
+};
+
 static struct dentry *uwk_dir;
 
 static int __init uwk_init(void)
@@ -173,6 +200,7 @@ static int __init uwk_init(void)
 	debugfs_create_file("users", 0444, uwk_dir, uwk_users_show,
 			    &uwk_dbg_fops);
 	debugfs_create_file("gc", 0200, uwk_dir, NULL, &uwk_gc_fops);
+	debugfs_create_file("installed", 0600, uwk_dir, NULL, &uwk_inst_fops);
 	pr_info("user callchains from SFrame tables: on\n");
 	return 0;
 

@@ -12,6 +12,9 @@
 #                                pointers: the chain breaks at once)
 #   kernel.callchain.with        uwind, leaf-sf (SFrame, the whole chain)
 #   kernel.callchain.with.fp     uwind, leaf-fp (frame-pointer fallback)
+#   kernel.callchain.with.installed uwind, hot-mem (plain -O2, hot in
+#                                libc) with installed tables for it, libc
+#                                and ld.so (the whole chain, to _start)
 # Each is the median over the samples of REPS (default 3) one-second runs
 # at FREQ (default 2000) samples a second, the configurations taking
 # turns.  Under TCG the guest's CPU is emulated, and slower than
@@ -28,7 +31,7 @@ if [ "$(uname -m)" != x86_64 ]; then
 	exit 0
 fi
 make -s --no-print-directory O="$O" module "$O/selftests/kernel/leaf-sf" \
-	"$O/selftests/kernel/leaf-fp"
+	"$O/selftests/kernel/leaf-fp" "$O/selftests/kernel/hot-mem" "$O/uwind"
 rc=0
 log=$(sh scripts/kernel-guest.sh -n bench -T "${UWIND_QEMU_TIMEOUT:-300}" \
 	-a "uwind_freq=${FREQ:-2000} uwind_reps=${REPS:-3}" \
@@ -61,10 +64,12 @@ $1 == "full" {
 		name = "without.nofp"
 	else if ($1 == "uwind.sf")
 		name = "with"
+	else if ($1 == "uwind.inst")
+		name = "with.installed"
 	else
 		name = "with.fp"
 	what = $1 ~ /^stock/ ? "kernel walker" : "uwind"
-	prog = $1 ~ /\.fp$/ ? "leaf-fp" : "leaf-sf"
+	prog = $1 ~ /\.fp$/ ? "leaf-fp" : $1 ~ /inst/ ? "hot-mem" : "leaf-sf"
 	printf "# %-13s on %s: %s calls, %s user frames per sample, median %.1f us\n",
 		what, prog, $3, $4, $2 / 1000
 	line[++n] = sprintf("BENCH kernel.callchain.%s %d ns", name, $2)

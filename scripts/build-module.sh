@@ -39,7 +39,8 @@ out=$(cd "$out" && pwd)
 
 # Mirror: drop links whose source is gone, link every current source.
 find "$out" -type l ! -exec test -e {} \; -delete
-src=$top files="Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h lib/*.mk include/uwind/*.h"
+src=$top files="Kbuild kernel/*.c kernel/*.h lib/*.c lib/*.h lib/*.mk include/uwind/*.h
+	scripts/uwind/uwsf.h"
 ko=$out/uwind.ko
 if [ -n "$moddir" ]; then
 	src=$(cd "$moddir" && pwd) files="Kbuild *.c *.h"

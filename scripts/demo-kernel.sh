@@ -4,7 +4,10 @@
 # make demo (kernel): boot the installed Debian kernel under QEMU, run the
 # leaf program (main -> a -> b -> c, built -O2 -fomit-frame-pointer
 # -Wa,--gsframe) under `perf record -g` without and then with uwind.ko,
-# and print the two `perf report --stdio` call graphs side by side.
+# and print the two `perf report --stdio` call graphs side by side; then
+# a stock-built program (hot-qsort: plain -O2, no SFrame, its comparator
+# called from libc's qsort) without the module, with the module alone,
+# and with the tables `uwind sframe --install` made for it and libc.
 # DEMO_WIDTH sets the width of one column (default 60).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +20,9 @@ if [ "$(uname -m)" != x86_64 ]; then
 	echo "demo-kernel: needs an x86-64 host" >&2
 	exit 1
 fi
-make -s --no-print-directory O="$O" module "$O/selftests/kernel/leaf-sf"
+make -s --no-print-directory O="$O" module "$O/uwind" \
+	"$O/selftests/kernel/leaf-sf" "$O/selftests/kernel/hot-qsort" \
+	"$O/selftests/kernel/hot.ret"
 echo "== booting the guest (QEMU, about half a minute under TCG)..."
 rc=0
 log=$(sh scripts/kernel-guest.sh -n demo -T "${UWIND_QEMU_TIMEOUT:-300}" \
@@ -60,5 +65,26 @@ awk -v w="$W" '
 echo
 echo "== uwind stats after the second run:"
 part stats | grep -E '^(samples|frames_[a-z]+|tables_[a-z]+|stop_[a-z_]+|end_[a-z_]+|scans|lazy_requests) ' |
+	tr '\n' ' ' | fold -s -w 100
+echo
+
+echo
+echo "== A stock program: hot-qsort, built plain -O2 as Debian builds (neither"
+echo "== frame pointers nor SFrame), main -> sort_once -> qsort (libc) -> ... -> cmp."
+echo "== perf record -e cpu-clock -g ./hot-qsort; the most frequent chains in perf script,"
+echo "== innermost first (?FILE: a function perf cannot name; xN: several frames of one"
+echo "== function, libc's merge sort recursing):"
+for p in "stock-without:WITHOUT uwind.ko (stock kernel walker)" \
+    "stock-module:WITH uwind.ko alone (libc has no tables: the chain breaks in it)" \
+    "stock-install:uwind sframe --install hot-qsort libc.so.6 ld-linux-x86-64.so.2 --vdso" \
+    "stock-installed:WITH uwind.ko and the installed tables" \
+    "stock-tables:debugfs uwind/tables for a hot-qsort process"; do
+	echo
+	echo "-- ${p#*:}:"
+	part "${p%%:*}"
+done
+echo
+echo "== uwind stats after the stock runs:"
+part stock-stats | grep -E '^(samples|frames_[a-z]+|tables_[a-z]+|installed_[a-z]+|end_[a-z_]+) ' |
 	tr '\n' ' ' | fold -s -w 100
 echo

@@ -7,7 +7,8 @@
 # guest programs of selftests/kernel (from $O/selftests/kernel, built by
 # "make kernel-progs"), their shared libraries in /root/lib, the helpers
 # selftests/kernel/guest-lib.sh at /root/guest-lib.sh, uwind.ko at
-# /root/uwind.ko (unless -M, or when it is not built) and perf, and run
+# /root/uwind.ko (unless -M, or when it is not built), the uwind tool at
+# /usr/bin/uwind (from $O/uwind, with its libraries), mawk and perf, and run
 # SCRIPT there.  Nothing is loaded at boot: the script loads the module.
 # -a appends ARGS to the kernel command line (the script may read
 # /proc/cmdline).
@@ -40,26 +41,43 @@ ko=$kdir/mod/uwind.ko
 log=$kdir/$name.serial.log
 mkdir -p "$kdir"
 
+# Whatever the dynamic linker loads for program $1, where ldd finds it.
+# Our own libraries ("not found" here: /root/lib is the guest's) are in
+# the lib directory.
+libs_of()
+{
+	ldd "$1" 2>/dev/null | awk '
+		$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }'
+}
+
 set --
 for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
     "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
     "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
-    "$kt"/bpfstack "$kt"/bad-*; do
+    "$kt"/bpfstack "$kt"/bad-* "$kt"/hot-* "$kt"/hot.ret; do
 	[ -f "$f" ] || continue
 	case $f in *.tmp) continue ;; esac
 	set -- "$@" "$f:/root/${f##*/}"
-	# Whatever the dynamic linker loads for it, where ldd finds it.  Our
-	# own libraries ("not found" here: /root/lib is the guest's) are in
-	# the lib directory.
-	for lib in $(ldd "$f" 2>/dev/null | awk '
-		$2 == "=>" && $3 ~ /^\// { print $3 }
-		$1 ~ /^\// { print $1 }'); do
+	for lib in $(libs_of "$f"); do
+		set -- "$@" "$lib:$lib"
+	done
+done
+# The uwind tool (uwind sframe --install), with libelf, libdw and theirs;
+# mawk, which judges the installed-table tests' samples several times
+# faster than busybox's awk.
+for f in "$O/uwind:/usr/bin/uwind" /usr/bin/mawk:/usr/bin/mawk; do
+	[ -f "${f%%:*}" ] || continue
+	set -- "$@" "$f"
+	for lib in $(libs_of "${f%%:*}"); do
 		set -- "$@" "$lib:$lib"
 	done
 done
 [ -d "$kt/lib" ] && set -- "$@" "$kt/lib:/root/lib"
-set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh"
+set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh" \
+	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
+	"$top/selftests/kernel/inst-chains.awk:/root/inst-chains.awk"
 # KVM, for the test of samples taken while a guest runs (kvmspin): the
 # kernel's own modules, to load in the guest (/root/kmod).
 if . "$top/scripts/kernel-env.sh" 2>/dev/null; then

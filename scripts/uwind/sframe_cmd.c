@@ -10,6 +10,9 @@
  *   uwind sframe --check [-v] FILE...
  *       the coverage report of each FILE on stdout; -v also lists every
  *       range left out (with its reason) and every range without CFI
+ *   uwind sframe --install [--dir DIR] [-v] FILE... | --pid PID | --system
+ *       install the tables the kernel module reads (install.c)
+ *   --vdso stands for a FILE: the running kernel's vDSO, read from memory
  *
  * Exit status: 0 done; 1 a file cannot be read, has no CFI or no ABI
  * SFrame knows; 2 bad usage.
@@ -19,101 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "install.h"
 #include "sframe_gen.h"
 #include "uwind.h"
 #include "uwsf.h"
-
-static void put_le(uint8_t *p, unsigned int n, uint64_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned int n)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
-static void uwsf_header(const struct sg_result *r, uint8_t *h)
-{
-	memset(h, 0, UWSF_HDR_SIZE);
-	memcpy(h, UWSF_MAGIC, 8);
-	put_le(h + UWSF_OFF_VERSION, 2, UWSF_VERSION);
-	put_le(h + UWSF_OFF_HDR_SIZE, 2, UWSF_HDR_SIZE);
-	put_le(h + UWSF_OFF_MACHINE, 2, r->machine);
-	h[UWSF_OFF_ID_LEN] = (uint8_t)r->build_id_len;
-	h[UWSF_OFF_FLAGS] = r->big_endian ? UWSF_F_BIG_ENDIAN : 0;
-	put_le(h + UWSF_OFF_VADDR, 8, 0);
-	put_le(h + UWSF_OFF_TEXT_LO, 8, r->text_lo);
-	put_le(h + UWSF_OFF_TEXT_HI, 8, r->text_hi);
-	put_le(h + UWSF_OFF_SIZE, 4, r->size);
-	put_le(h + UWSF_OFF_CFI_SIZE, 4, r->st.cfi_size);
-	memcpy(h + UWSF_OFF_BUILD_ID, r->build_id, r->build_id_len);
-}
-
-/*
- * A table file written by `uwind sframe -o`: its section, placed at its
- * sframe_vaddr plus bias.  0, or -1 with a message printed.
- */
-int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
-		   uint64_t bias, struct tool_table *t)
-{
-	uint64_t len;
-
-	if (size < UWSF_HDR_SIZE || memcmp(img, UWSF_MAGIC, 8) ||
-	    get_le(img + UWSF_OFF_VERSION, 2) != UWSF_VERSION ||
-	    get_le(img + UWSF_OFF_HDR_SIZE, 2) != UWSF_HDR_SIZE) {
-		fprintf(stderr, "uwind: %s: not a uwind SFrame table file\n",
-			path);
-		return -1;
-	}
-	len = get_le(img + UWSF_OFF_SIZE, 4);
-	if (len != size - UWSF_HDR_SIZE) {
-		fprintf(stderr, "uwind: %s: table size %llu, file holds %zu\n",
-			path, (unsigned long long)len, size - UWSF_HDR_SIZE);
-		return -1;
-	}
-	memset(t, 0, sizeof(*t));
-	t->owned = malloc(len ? len : 1);
-	if (!t->owned) {
-		fprintf(stderr, "uwind: out of memory\n");
-		return -1;
-	}
-	memcpy(t->owned, img + UWSF_HDR_SIZE, len);
-	t->span.data = t->owned;
-	t->span.size = len;
-	t->span.addr = get_le(img + UWSF_OFF_VADDR, 8) + bias;
-	t->name = "uwind table";
-	return 0;
-}
-
-static Elf *open_elf(const char *path, int *fd)
-{
-	Elf *elf;
-
-	elf_version(EV_CURRENT);
-	*fd = open(path, O_RDONLY);
-	if (*fd < 0) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
-		if (elf)
-			elf_end(elf);
-		close(*fd);
-		return NULL;
-	}
-	return elf;
-}
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -212,16 +124,18 @@ static int convert_one(const char *path, const char *out, bool raw,
 		       bool check, bool verbose)
 {
 	uint8_t hdr[UWSF_HDR_SIZE];
+	struct uwsf_check chk;
 	struct sg_result r;
+	struct inst_src s;
 	char err[160] = "";
-	int fd, ret;
-	Elf *elf = open_elf(path, &fd);
+	bool has_chk;
+	int ret;
 
-	if (!elf)
+	if (inst_open(path, 0, false, &s))
 		return 1;
-	ret = sg_convert(elf, &r, err, sizeof(err));
-	elf_end(elf);
-	close(fd);
+	ret = sg_convert(s.elf, &r, err, sizeof(err));
+	has_chk = !uwsf_check_range(s.elf, &chk);
+	inst_close(&s);
 	if (ret) {
 		fprintf(stderr, "uwind: %s: %s\n", path, err);
 		if (ret > 0)
@@ -236,7 +150,7 @@ static int convert_one(const char *path, const char *out, bool raw,
 		if (!r.build_id_len)
 			fprintf(stderr, "uwind: %s: no GNU build-id: the table"
 				" cannot be keyed to the file\n", path);
-		uwsf_header(&r, hdr);
+		uwsf_header(&r, has_chk ? &chk : NULL, hdr);
 		ret = write_file(out, hdr, sizeof(hdr), r.sec, r.size);
 	}
 	sg_result_free(&r);
@@ -246,15 +160,19 @@ static int convert_one(const char *path, const char *out, bool raw,
 static int sframe_usage(void)
 {
 	fprintf(stderr, "usage: uwind sframe FILE -o OUT [--raw] [-v]\n"
-			"       uwind sframe --check [-v] FILE...\n");
+			"       uwind sframe --check [-v] FILE...\n"
+			"       uwind sframe --install [--dir DIR] [-v] FILE...\n"
+			"       uwind sframe --install [--dir DIR] [-v] --pid PID | --system\n"
+			"       (--vdso stands for the running kernel's vDSO as a FILE)\n");
 	return 2;
 }
 
 int cmd_sframe(int argc, char **argv)
 {
+	struct inst_opts io = { 0 };
 	const char *out = NULL;
 	const char *files[256];
-	bool raw = false, check = false, verbose = false;
+	bool raw = false, check = false, verbose = false, install = false;
 	int i, n = 0, ret = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -266,6 +184,18 @@ int cmd_sframe(int argc, char **argv)
 			check = true;
 		else if (!strcmp(argv[i], "-v"))
 			verbose = true;
+		else if (!strcmp(argv[i], "--install"))
+			install = true;
+		else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+			io.dir = argv[++i];
+		else if (!strcmp(argv[i], "--pid") && i + 1 < argc &&
+			 (io.pid = atoi(argv[++i])) > 0)
+			;
+		else if (!strcmp(argv[i], "--system"))
+			io.system = true;
+		else if (n < (int)(sizeof(files) / sizeof(files[0])) &&
+			 !strcmp(argv[i], "--vdso"))
+			files[n++] = "[vdso]";
 		else if (argv[i][0] == '-' && argv[i][1])
 			return sframe_usage();
 		else if (n < (int)(sizeof(files) / sizeof(files[0])))
@@ -273,6 +203,14 @@ int cmd_sframe(int argc, char **argv)
 		else
 			return sframe_usage();
 	}
+	if (install) {
+		io.verbose = verbose;
+		if (check || out || raw || (!n && !io.pid && !io.system))
+			return sframe_usage();
+		return cmd_install(&io, files, n);
+	}
+	if (io.dir || io.pid || io.system)
+		return sframe_usage();
 	if (!n || (check && (out || raw)) || (!check && (!out || n != 1)))
 		return sframe_usage();
 	for (i = 0; i < n; i++) {

@@ -111,58 +111,51 @@ static int attach(struct stk_target *t, int tid)
 	return 0;
 }
 
-/* /proc/PID/maps: "start-end perms offset dev inode path" */
+struct maps_ctx {
+	struct stk_target *t;
+	int pid;
+	uint64_t vdso_start, vdso_end;
+};
+
+/* One mapping of the process: a file's, or the vDSO (read after). */
+static int add_map(const struct tool_map *m, void *arg)
+{
+	struct maps_ctx *c = arg;
+	const char *del;
+
+	if (!strcmp(m->path, "[vdso]")) {
+		c->vdso_start = m->start;
+		c->vdso_end = m->end;
+	}
+	if (m->path[0] != '/')
+		return 0;
+	stk_add_map(c->t, m->start, m->end, m->off, m->path);
+	del = strstr(m->path, " (deleted)");
+	if (del && !del[10]) {
+		struct stk_file *sf = c->t->maps[c->t->nmaps - 1].file;
+		char mf[96];
+
+		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%" PRIx64
+			 "-%" PRIx64, c->pid, m->start, m->end);
+		if (!sf->open_path)
+			sf->open_path = strdup(mf);
+	}
+	return 0;
+}
+
 static int read_maps(struct stk_target *t, int pid)
 {
-	char path[64], line[4096 + 128];
-	uint64_t vdso_start = 0, vdso_end = 0;
-	FILE *f;
+	struct maps_ctx c = { .t = t, .pid = pid };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+	if (tool_each_map(pid, add_map, &c))
 		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t start, end, off;
-		char perms[8];
-		int name = 0;
-		char *p, *nl;
-
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
-			   " %*s %*u %n", &start, &end, perms, &off, &name) < 4 ||
-		    !name)
-			continue;
-		p = line + name;
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		if (!strcmp(p, "[vdso]")) {
-			vdso_start = start;
-			vdso_end = end;
-		}
-		if (p[0] != '/')
-			continue;
-		stk_add_map(t, start, end, off, p);
-		nl = strstr(p, " (deleted)");
-		if (nl && !nl[10]) {
-			struct stk_file *sf = t->maps[t->nmaps - 1].file;
-			char mf[96];
-
-			snprintf(mf, sizeof(mf), "/proc/%d/map_files/%" PRIx64
-				 "-%" PRIx64, pid, start, end);
-			if (!sf->open_path)
-				sf->open_path = strdup(mf);
-		}
-	}
-	fclose(f);
-	if (vdso_end > vdso_start && vdso_end - vdso_start <= (64u << 20)) {
-		size_t n = vdso_end - vdso_start;
+	if (c.vdso_end > c.vdso_start &&
+	    c.vdso_end - c.vdso_start <= (64u << 20)) {
+		size_t n = c.vdso_end - c.vdso_start;
 		uint8_t *img = stk_xrealloc(NULL, n, 1);
 
-		if (!stk_read(t, vdso_start, img, n))
-			stk_add_vdso(t, vdso_start, img, n);
+		if (!stk_read(t, c.vdso_start, img, n))
+			stk_add_vdso(t, c.vdso_start, img, n);
 		else
 			free(img);
 	}

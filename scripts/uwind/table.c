@@ -11,9 +11,6 @@
 #ifndef SHT_GNU_SFRAME
 #define SHT_GNU_SFRAME	0x6ffffff4
 #endif
-#ifndef PT_GNU_SFRAME
-#define PT_GNU_SFRAME	0x6474e554
-#endif
 
 int parse_u64(const char *s, uint64_t *v)
 {

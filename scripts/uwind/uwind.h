@@ -3,10 +3,18 @@
 #ifndef UWIND_TOOL_H
 #define UWIND_TOOL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <gelf.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+#include "uwsf.h"
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554	/* older elf.h lacks it */
+#endif
 
 /* A table section loaded from an ELF file or a raw dump. */
 struct tool_table {
@@ -75,5 +83,40 @@ struct table_opts {
 };
 int parse_u64(const char *s, uint64_t *v);
 int load_table_opts(const struct table_opts *o, struct tool_table *t);
+
+/* One line of /proc/PID/maps (procmaps.c). */
+struct tool_map {
+	uint64_t start, end, off;
+	char perms[8];
+	const char *path;	/* "" when anonymous; valid during the call */
+};
+
+int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
+		  void *ctx);
+
+/* The table file (uwsf.h, uwsf.c). */
+struct sg_result;
+
+/* The bytes of FILE a reader checks (check_off, _size, _crc). */
+struct uwsf_check {
+	uint64_t off;
+	uint32_t size, crc;
+};
+
+/* A header, decoded (uwsf_parse). */
+struct uwsf_hdr {
+	uint16_t machine;
+	uint8_t id_len;
+	uint8_t build_id[UWSF_MAX_ID];
+	uint64_t vaddr;
+	uint32_t sframe_size;
+	struct uwsf_check check;
+};
+
+uint32_t uwsf_crc32(const uint8_t *p, size_t n);
+int uwsf_check_range(Elf *elf, struct uwsf_check *c);
+void uwsf_header(const struct sg_result *r, const struct uwsf_check *c,
+		 uint8_t *h);
+bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d);
 
 #endif

@@ -2,8 +2,10 @@
 /*
  * The file `uwind sframe FILE -o OUT` writes: an SFrame section made from
  * FILE's DWARF CFI, with what is needed to key it to FILE.  It is what
- * `uwind sframe --install` will put on disk and the kernel module will
- * read (README.md, "Installed tables").
+ * `uwind sframe --install` puts on disk and the kernel module reads
+ * (README.md, "Stock binaries: installed tables").  Constants only: the
+ * module (kernel/installed.c) includes this header too; the tool's
+ * helpers for it are declared in uwind.h.
  *
  * A 128-byte header, every field little-endian whatever the target,
  * then the SFrame section, in the target's byte order:
@@ -26,17 +28,23 @@
  *   0x28  u32     sframe_size bytes of section after the header: the
  *                             file is exactly hdr_size + sframe_size
  *   0x2c  u32     cfi_size    bytes of DWARF CFI it came from (info)
- *   0x30  u8[16]  reserved    0
+ *   0x30  u64     check_off   file offset of the CFI section the table
+ *                             was made from (.eh_frame, else .debug_frame)
+ *   0x38  u32     check_size  its size
+ *   0x3c  u32     check_crc   CRC-32 of those bytes of FILE (zlib's and
+ *                             gzip's: reflected 0xedb88320, inverted)
  *   0x40  u8[64]  build_id    id_len bytes, then zeros
  *   0x80          the SFrame section (V2, or V3 when FLEX FDEs are needed)
  *
  * A reader places the section at sframe_vaddr + the mapping's load bias
  * (run-time address minus ELF vaddr, as for PT_GNU_SFRAME) after
- * checking magic, version, hdr_size, the file size, e_machine and that
- * the mapped file's build-id has id_len bytes equal to build_id.
+ * checking magic, version, hdr_size, the file size, e_machine, that
+ * the mapped file's build-id has id_len bytes equal to build_id and that
+ * its bytes at check_off have check_size bytes and the CRC check_crc (a
+ * file rebuilt, or edited, under the same build-id has other CFI).
  */
-#ifndef UWIND_TOOL_UWSF_H
-#define UWIND_TOOL_UWSF_H
+#ifndef UWIND_UWSF_H
+#define UWIND_UWSF_H
 
 #define UWSF_MAGIC		"UWSFRAME"
 #define UWSF_VERSION		1
@@ -54,6 +62,12 @@
 #define UWSF_OFF_TEXT_HI	0x20
 #define UWSF_OFF_SIZE		0x28
 #define UWSF_OFF_CFI_SIZE	0x2c
+#define UWSF_OFF_CHECK_OFF	0x30
+#define UWSF_OFF_CHECK_SIZE	0x38
+#define UWSF_OFF_CHECK_CRC	0x3c
 #define UWSF_OFF_BUILD_ID	0x40
+
+/* Where `uwind sframe --install` puts tables and the module looks. */
+#define UWSF_DIR		"/var/lib/uwind/build-id"
 
 #endif

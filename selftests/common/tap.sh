@@ -21,8 +21,13 @@
 # passing every other line through.
 #
 # Not TAP, but what the shell tests also share: tap_have CMD (is CMD
-# installed?), and tap_scratch, which makes a scratch directory $TMP,
-# removed at exit with every process whose pid the script adds to $PIDS.
+# installed?), tap_scratch, which makes a scratch directory $TMP,
+# removed at exit with every process whose pid the script adds to $PIDS,
+# tap_wait_stopped PID (wait, 10 s at most, until the process is
+# stopped, as a program that raises SIGSTOP for a test does; status 0
+# when it is), and tap_start_stopped CMD [ARG...] (run it in the
+# background, its output discarded, its pid in $pid and $PIDS, then
+# tap_wait_stopped).
 #
 # For runners: tap_plan_error FILE prints why the TAP in FILE has no
 # plan that fits its test lines (none, two, or another count), or
@@ -142,6 +147,26 @@ tap_cleanup()
 		kill -9 "$tap_pid" 2>/dev/null
 	done
 	rm -rf "$TMP"
+}
+
+tap_wait_stopped()
+{
+	tap_i=0
+	while [ $tap_i -lt 100 ]; do
+		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ] &&
+			return 0
+		sleep 0.1
+		tap_i=$((tap_i + 1))
+	done
+	return 1
+}
+
+tap_start_stopped()
+{
+	"$@" >/dev/null &
+	pid=$!
+	PIDS="${PIDS:-} $pid"
+	tap_wait_stopped "$pid"
 }
 
 tap_scratch()

@@ -17,7 +17,7 @@ ifeq ($(SAN),)
 KT_OUT := $(O)/selftests/kernel
 KMOD := $(O)/kernel/mod/uwind.ko
 KMOD_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) $(LIB_SRCS) \
-	$(wildcard lib/*.h include/uwind/*.h)
+	$(wildcard lib/*.h include/uwind/*.h) scripts/uwind/uwsf.h
 
 .PHONY: module kernel-tests kernel-progs
 # ARCH=arm64: the cross-built one (selftests/kernel-arm64/build.mk).
@@ -148,7 +148,43 @@ $(KT_OUT)/bpfstack: selftests/kernel/bpfstack.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_WARN) -o $@ $<
 
-KT_PROGS := $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
+# Installed tables (t_inst*): programs built plain -O2, as Debian builds
+# them (no frame pointers, no SFrame), hot in libc (hot.c) and libstdc++
+# (hotxx.cc); hot-chg2 is another build of hot-chg, hot-chg3 other code
+# (another frame in c()) under hot-chg's very build-id.
+KT_HOT_C := qsort mem malloc write vdso
+KT_HOT_XX := sort oss umap
+KT_HOT := $(KT_HOT_C:%=$(KT_OUT)/hot-%) $(KT_HOT_XX:%=$(KT_OUT)/hot-%) \
+	$(KT_OUT)/hot-chg $(KT_OUT)/hot-chg2 $(KT_OUT)/hot-chg3
+KT_UP = $(shell echo $(1) | tr a-z A-Z)
+
+$(KT_HOT_C:%=$(KT_OUT)/hot-%): $(KT_OUT)/hot-%: selftests/kernel/hot.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -DHOT_$(call KT_UP,$*) -o $@ $<
+
+$(KT_HOT_XX:%=$(KT_OUT)/hot-%): $(KT_OUT)/hot-%: selftests/kernel/hotxx.cc
+	@mkdir -p $(dir $@)
+	g++ -O2 -g -Wall -Wextra -Werror -DHOT_$(call KT_UP,$*) -o $@ $<
+
+$(KT_OUT)/hot-chg: selftests/kernel/hot.c
+	$(KT_CC) $(KT_WARN) -DHOT_CHG -DCHG_VARIANT=0 -o $@ $<
+
+$(KT_OUT)/hot-chg2: selftests/kernel/hot.c
+	$(KT_CC) $(KT_WARN) -DHOT_CHG -DCHG_VARIANT=1 -o $@ $<
+
+$(KT_OUT)/hot-chg3: selftests/kernel/hot.c $(KT_OUT)/hot-chg
+	$(KT_CC) $(KT_WARN) -DHOT_CHG -DCHG_VARIANT=2 -o $@ $< \
+		-Wl,--build-id=0x$$(readelf -n $(KT_OUT)/hot-chg | \
+		awk '/Build ID:/ { print $$3 }')
+
+# Where every call in them, in their libraries and in the guest kernel's
+# vDSO returns to (file offsets), for the guest's check that each frame
+# is a call site.
+$(KT_OUT)/hot.ret: selftests/kernel/retaddrs.sh $(KT_HOT)
+	k=$$(O=$(O) sh scripts/extract-vmlinux.sh) && \
+	sh selftests/kernel/retaddrs.sh -k "$$k" $(KT_HOT) > $@.tmp && mv $@.tmp $@
+
+KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
 	$(KT_OUT)/bpfstack $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
@@ -156,7 +192,7 @@ KT_PROGS := $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
 
 # The programs' clock (leaf.c and the others spin for a given time).
-$(filter-out %.so %.syms $(KT_BAD) $(KT_OUT)/sframe-%,$(KT_PROGS)): \
+$(filter-out %.so %.syms %.ret $(KT_BAD) $(KT_OUT)/sframe-%,$(KT_PROGS)): \
 	selftests/kernel/now.h
 
 kernel-progs: $(KT_PROGS)

@@ -18,7 +18,9 @@
 # Configurations: stock walker on leaf-fp (frame pointers: the whole
 # chain), stock walker on leaf-sf (no frame pointers: the chain breaks at
 # once), uwind on leaf-sf (SFrame), uwind on leaf-fp (frame-pointer
-# fallback: the program has no SFrame).
+# fallback: the program has no SFrame), and uwind on hot-mem (built plain
+# -O2, hot in libc's memcpy) with the tables `uwind sframe --install`
+# made for it, libc and ld.so.
 
 . /root/guest-lib.sh
 
@@ -81,6 +83,15 @@ result()
 	echo "RESULT $1 ${med:-0} $n $(cat "/tmp/bench.$1.frames")"
 }
 
+# The tables of hot-mem (plain -O2: memcpy/memset in libc three calls
+# deep), libc and ld.so, made once, and put where the module looks only
+# for the uwind.inst runs (the other programs' chains would go on
+# through libc too).
+INST=/var/lib/uwind
+uwind sframe --install --dir /tmp/uwtables/build-id /root/hot-mem \
+	/lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 > /dev/null
+mkdir -p "$INST"
+
 rm -f /tmp/bench.*
 r=0
 while [ $r -lt "$REPS" ]; do
@@ -92,12 +103,16 @@ while [ $r -lt "$REPS" ]; do
 	/root/leaf-sf 200 > /dev/null
 	run uwind.sf leaf-sf
 	run uwind.fp leaf-fp
+	cp /tmp/bench.data /tmp/bench.fp.data
+	mv /tmp/uwtables/build-id "$INST/" && echo 1 > "$UW_DBG/installed"
+	run uwind.inst hot-mem
+	mv "$INST/build-id" /tmp/uwtables/ && echo 1 > "$UW_DBG/installed"
 	r=$((r + 1))
 done
-for c in stock.fp stock.sf uwind.sf uwind.fp; do
+for c in stock.fp stock.sf uwind.sf uwind.fp uwind.inst; do
 	result $c
 done
-echo "RESULT full $(pscript /tmp/bench.data | chains leaf-fp c,b,a,main)"
+echo "RESULT full $(pscript /tmp/bench.fp.data | chains leaf-fp c,b,a,main)"
 echo 0 > $TR/tracing_on
 echo nop > $TR/current_tracer
 unload

@@ -1,12 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# Runs in the guest for scripts/demo-kernel.sh: leaf-sf (built without
-# frame pointers, with SFrame) under `perf record -g`, first without
-# uwind.ko, then with it, and the two `perf report --stdio` call graphs
-# between "UWDEMO-BEGIN <name>" and "UWDEMO-END" lines.
+# Runs in the guest for scripts/demo-kernel.sh, each part's output
+# between "UWDEMO-BEGIN <name>" and "UWDEMO-END" lines:
+# - leaf-sf (built without frame pointers, with SFrame) under `perf
+#   record -g`, without uwind.ko, then with it ("without", "with");
+# - hot-qsort, built as Debian builds (plain -O2: neither frame pointers
+#   nor SFrame), sorting with a comparator of its own that qsort calls
+#   from inside libc: without the module ("stock-without"), with the
+#   module alone ("stock-module": the chain breaks in libc, which has no
+#   tables), and after `uwind sframe --install` of the program, libc and
+#   ld.so ("stock-installed"); the stats last.
 
 . /root/guest-lib.sh
+. /root/guest-inst.sh
 
 show()
 {
@@ -21,6 +28,53 @@ show()
 	echo "UWDEMO-END"
 }
 
+# show_stock NAME DATA: the most frequent call chains of hot-qsort's
+# samples (innermost first; a function perf cannot name shows as its
+# file, "?libc.so.6", and a run of frames of one function as "xN":
+# libc's merge sort recurses), then the share of whole chains
+# (inst-chains.awk: every frame a call site, cmp or sort_once, main, on
+# to _start).
+show_stock()
+{
+	echo "UWDEMO-BEGIN $1"
+	perf script -i "$2" -F comm,ip,sym,dso 2> /dev/null | awk '
+	BEGIN { RS = ""; FS = "\n" }
+	$1 ~ /^ *hot-qsort/ {
+		c = ""; last = ""; run = 0
+		for (i = 2; i <= NF; i++) {
+			n = split($i, f, " ")
+			if (n < 2 || (length(f[1]) == 16 && f[1] ~ /^ffff/))
+				continue
+			fn = f[2]
+			sub(/\+0x[0-9a-f]+$/, "", fn)
+			d = f[n]
+			gsub(/[()]/, "", d)
+			sub(/.*\//, "", d)
+			if (fn == "[unknown]")
+				fn = "?" d
+			if (fn == last) {
+				run++
+				continue
+			}
+			c = c (last == "" ? "" : " <- ") (run > 1 ? last " xN" : last)
+			last = fn
+			run = 1
+		}
+		c = c (last == "" ? "" : " <- ") (run > 1 ? last " xN" : last)
+		sub(/^ <- /, "", c)
+		n_all++
+		chains[c]++
+	}
+	END {
+		for (c in chains)
+			printf "%6.1f%%  %s\n", 100 * chains[c] / n_all, c
+	}' | sort -rn | head -n 5
+	hot_chains "$2"
+	set -- $(hot_val "$2" qsort)
+	echo "samples: $1, whole chain to main and _start: $3 ($(pct "$3" "$1"))"
+	echo "UWDEMO-END"
+}
+
 unload
 rec /tmp/without.data -- /root/leaf-sf 1000
 show without /tmp/without.data
@@ -29,6 +83,29 @@ insmod "$UW_KO" || { echo "demo: insmod failed"; exit 1; }
 rec /tmp/with.data -- /root/leaf-sf 1000
 show with /tmp/with.data
 echo "UWDEMO-BEGIN stats"
+cat "$UW_DBG/stats"
+echo "UWDEMO-END"
+rmmod uwind
+
+rec /tmp/s0.data -- /root/hot-qsort 1000
+show_stock stock-without /tmp/s0.data
+insmod "$UW_KO"
+rec /tmp/s1.data -- /root/hot-qsort 1000
+show_stock stock-module /tmp/s1.data
+echo "UWDEMO-BEGIN stock-install"
+uwind sframe --install /root/hot-qsort /lib/x86_64-linux-gnu/libc.so.6 \
+	/lib64/ld-linux-x86-64.so.2 --vdso
+echo "UWDEMO-END"
+rec /tmp/s2.data -- /root/hot-qsort 1000
+show_stock stock-installed /tmp/s2.data
+echo "UWDEMO-BEGIN stock-tables"
+/root/hot-qsort 20000 > /dev/null &
+sleep 0.3
+sample_pid $!
+awk -v p=$! '$1 == "pid" { on = ($2 == p) } on' "$UW_DBG/tables"
+kill $!
+echo "UWDEMO-END"
+echo "UWDEMO-BEGIN stock-stats"
 cat "$UW_DBG/stats"
 echo "UWDEMO-END"
 rmmod uwind

@@ -18,6 +18,7 @@
 # (names below, in t_NAME), in the order given; the default is all.
 
 . /root/guest-lib.sh
+. /root/guest-inst.sh	# t_inst: installed tables
 
 UW_GOOD=${UW_GOOD:-99}
 UW_BROKEN=${UW_BROKEN:-10}
@@ -826,7 +827,7 @@ t_dmesg()
 	fi
 }
 
-parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf reload unload dmesg"
+parts="progs base running leaf fp lib swap threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

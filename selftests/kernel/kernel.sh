@@ -32,7 +32,7 @@ for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
     "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so" \
     "$kt/sframe-grow" "$kt/uwspawn" "$kt/fpjunk" "$kt/memloop" \
     "$kt/kvmspin" "$kt/leaf-sys" "$kt/leaf-st" "$kt/leaf-st.syms" \
-    "$kt/bpfstack"; do
+    "$kt/bpfstack" "$kt/hot.ret" "$O/uwind"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
@@ -53,7 +53,15 @@ for f in leaf-fp lib/libuwfp.so; do
 done
 objdump -d "$kt/leaf-sf" | awk '/^[0-9a-f]+ <c>:/, /^$/' |
 	grep -q 'push.*%rbp' && { r=1; echo "# c() of leaf-sf saves %rbp"; }
-check $r "fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf without frame pointers"
+# The stock-built programs (plain -O2): neither SFrame nor frame pointers
+# (but in the C runtime's crtbegin.o, which is built with them).
+for f in "$kt"/hot-*; do
+	has_sframe "$f" && { r=1; echo "# $f has PT_GNU_SFRAME"; }
+	objdump -d "$f" | awk '/^[0-9a-f]+ </ { fn = $2 }
+		/mov *%rsp,%rbp/ && fn !~ /^<(__do_global_dtors_aux|frame_dummy|(de)?register_tm_clones)>:$/ { print fn }' |
+		grep -q . && { r=1; echo "# $f sets up frame pointers"; }
+done
+check $r "fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf and the hot-* programs without frame pointers"
 
 # The build refuses a kernel that is not x86-64, saying so (here: the
 # installed headers with CONFIG_X86_64 unset and SRCARCH=arm64), rather

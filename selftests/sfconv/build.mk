@@ -2,7 +2,8 @@
 #
 # `uwind sframe` (SFrame made from DWARF CFI): the per-pc verifier
 # against libdw, readelf and the assembler's .sframe, the coverage
-# report, and `uwind stack` on cores of stock-built programs.
+# report, `uwind stack` on cores of stock-built programs, and
+# `uwind sframe --install` into a scratch directory.
 
 SFC_DIR := $(O)/selftests/sfconv
 
@@ -40,6 +41,7 @@ $(call uw_test,sh selftests/sfconv/stock.sh $(O),san,$(TOOL) \
 	$(SFC_DIR)/crash $(SFC_DIR)/crash-a64)
 $(call uw_test,sh selftests/sfconv/mutate.sh $(O) $(if $(SAN),30),san,\
 	$(TOOL) $(SFC_DIR)/sfmutate)
+$(call uw_test,sh selftests/sfconv/install.sh $(O),san,$(TOOL) $(SFC_DIR)/crash)
 
 # The converter alone, timed in-process, for `make bench`.
 $(SFC_DIR)/sfconv_bench: selftests/sfconv/sfconv_bench.c \

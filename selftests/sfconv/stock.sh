@@ -105,16 +105,7 @@ if tap_have gdb; then
 	grep -q ' realigned+0x[0-9a-f]* .*\[sframe\]' "$TMP/uw.drap"
 	tap_result $? "x86-64 drap: the stack-realigning (DRAP) frame is in the walk"
 
-	"$BIN/crash" stop >/dev/null &
-	pid=$!
-	PIDS="$PIDS $pid"
-	i=0
-	while [ $i -lt 100 ]; do
-		[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = T ] &&
-			break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	tap_start_stopped "$BIN/crash" stop
 	"$UWIND" stack -p "$pid" >"$TMP/live" 2>&1
 	rc=$?
 	eval gdb $GDBOPTS -p "$pid" -ex bt >"$TMP/gdb.live" 2>&1

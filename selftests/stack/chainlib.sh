@@ -90,14 +90,7 @@ start_stopped()
 	"$BIN/chain" "$1" >"$TMP/pid.$1" &
 	PIDS="$PIDS $!"
 	pid=$!
-	i=0
-	while [ $i -lt 100 ]; do
-		st=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
-		[ "$st" = T ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	tap_wait_stopped "$pid"
 }
 
 # AArch64: the core qemu-aarch64 writes for chain-a64 run in mode $1.

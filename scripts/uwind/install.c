@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * uwind sframe --install: tables made from DWARF CFI, installed for the
+ * kernel module (README.md, "Installed tables").
+ *
+ *   uwind sframe --install [--dir DIR] [-v] FILE...|--vdso
+ *   uwind sframe --install [--dir DIR] [-v] --pid PID
+ *   uwind sframe --install [--dir DIR] [-v] --system
+ *
+ * Each file without a PT_GNU_SFRAME segment gets its table at
+ * DIR/XX/REST.uwsf (DIR: /var/lib/uwind/build-id; XX the first byte of
+ * its GNU build-id in hex, REST the others), written to a temporary name
+ * and renamed, mode 0644, the directories 0755: the module uses a table
+ * only when the file and its directories belong to root and nobody else
+ * may write them.  A table already there for the same build-id and the
+ * same CFI bytes is left as it is (a second run costs a CRC a file).
+ * --pid takes every executable mapping of a process (the files through
+ * /proc/PID/map_files, so the very file mapped, and its vDSO through
+ * /proc/PID/mem), --system every ELF program and library of this machine's
+ * architecture under the usual directories, and the vDSO.  When the
+ * module is loaded, it is told to look again (debugfs uwind/installed),
+ * so processes already running get their tables too.
+ *
+ * One line a file: "installed NAME PATH", "up-to-date NAME PATH",
+ * "own-sframe NAME", "skipped NAME: why" (a file --pid or --system found
+ * that can have no table: no build-id, no CFI), "failed NAME: why"; then
+ * the counts.  Exit status: 0 when every file got its table or already
+ * had one (or was skipped), 1 otherwise, 2 bad usage.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cfi.h"
+#include "install.h"
+#include "sframe_gen.h"
+#include "uwind.h"
+#include "uwsf.h"
+
+#define UWK_DEBUGFS_INSTALLED	"/sys/kernel/debug/uwind/installed"
+
+struct inst_ctx {
+	const char *dir;
+	bool verbose;
+	bool filter;		/* --pid, --system: skip others' quietly */
+	uint16_t machine;	/* with filter: the machine of this tool */
+	unsigned int installed, uptodate, own, skipped, failed;
+	struct stat *seen;	/* files done (st_dev, st_ino) */
+	size_t nseen;
+};
+
+/* The bytes of pid's (0: our own) vDSO, malloc'ed; NULL if it has none. */
+static void *read_vdso(int pid, size_t *size)
+{
+	char path[64], line[512];
+	unsigned long lo, hi;
+	void *img = NULL;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), pid ? "/proc/%d/maps" : "/proc/self/maps",
+		 pid);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " [vdso]") &&
+		    sscanf(line, "%lx-%lx", &lo, &hi) == 2 && hi > lo &&
+		    hi - lo <= (64ul << 20))
+			break;
+		lo = hi = 0;
+	}
+	fclose(f);
+	if (hi <= lo)
+		return NULL;
+	snprintf(path, sizeof(path), pid ? "/proc/%d/mem" : "/proc/self/mem",
+		 pid);
+	fd = open(path, O_RDONLY);
+	img = fd >= 0 ? malloc(hi - lo) : NULL;
+	if (img && pread(fd, img, hi - lo, (off_t)lo) != (ssize_t)(hi - lo)) {
+		free(img);
+		img = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	*size = hi - lo;
+	return img;
+}
+
+/*
+ * Open NAME for reading (a path, or "[vdso]": the vDSO of pid, 0 for
+ * ours) into s.  0, or -1 with a message printed unless quiet.
+ */
+int inst_open(const char *name, int pid, bool quiet, struct inst_src *s)
+{
+	size_t size = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	elf_version(EV_CURRENT);
+	if (!strcmp(name, "[vdso]")) {
+		s->heap = read_vdso(pid, &size);
+		if (!s->heap) {
+			if (!quiet)
+				fprintf(stderr,
+					"uwind: cannot read the vDSO\n");
+			return -1;
+		}
+		s->elf = elf_memory(s->heap, size);
+	} else {
+		s->fd = open(name, O_RDONLY);
+		if (s->fd < 0) {
+			if (!quiet)
+				fprintf(stderr, "uwind: %s: %s\n", name,
+					strerror(errno));
+			return -1;
+		}
+		s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF) {
+		if (!quiet)
+			fprintf(stderr, "uwind: %s: not an ELF file\n", name);
+		inst_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+void inst_close(struct inst_src *s)
+{
+	if (s->elf)
+		elf_end(s->elf);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->heap);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/* Whether the ELF has a PT_GNU_SFRAME segment (its own table). */
+static bool has_own_sframe(Elf *elf)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return false;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) &&
+		    ph.p_type == PT_GNU_SFRAME)
+			return true;
+	return false;
+}
+
+/* A program or library of our machine, with code: what --system takes. */
+static bool is_ours(Elf *elf, uint16_t machine)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != machine ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
+	    elf_getphdrnum(elf, &n))
+		return false;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X) && ph.p_filesz)
+			return true;
+	return false;
+}
+
+/* DIR/XX/REST.uwsf for a build-id; the XX directory's path in sub. */
+static void table_path(const char *dir, const uint8_t *id, size_t len,
+		       char *path, size_t max, char *sub, size_t submax)
+{
+	size_t i, o;
+
+	snprintf(sub, submax, "%s/%02x", dir, id[0]);
+	o = (size_t)snprintf(path, max, "%s/", sub);
+	for (i = 1; i < len && o + 3 < max; i++)
+		o += (size_t)snprintf(path + o, max - o, "%02x", id[i]);
+	snprintf(path + o, max - o, ".uwsf");
+}
+
+/*
+ * Whether the table at path was made for this build-id and these CFI
+ * bytes, and is ours and written by nobody else (else the module would
+ * not use it: it is made again).
+ */
+static bool up_to_date(const char *path, uint16_t machine, const uint8_t *id,
+		       size_t len, const struct uwsf_check *c)
+{
+	uint8_t h[UWSF_HDR_SIZE];
+	struct uwsf_hdr d;
+	struct stat st;
+	bool ok;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	ok = !fstat(fd, &st) && st.st_size >= UWSF_HDR_SIZE &&
+	     st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	     pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	     uwsf_parse(h, (size_t)st.st_size, &d) && d.machine == machine &&
+	     d.id_len == len && !memcmp(d.build_id, id, len) &&
+	     d.check.off == c->off && d.check.size == c->size &&
+	     d.check.crc == c->crc;
+	close(fd);
+	return ok;
+}
+
+/* mkdir -p path, each directory made 0755 whatever the umask. */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i])
+			continue;
+		buf[i] = '\0';
+		if (!mkdir(buf, 0755))
+			chmod(buf, 0755);
+		else if (errno != EEXIST)
+			return -1;
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+/* Write header and section to path, atomically (a temporary, renamed). */
+static int write_table(const char *path, const uint8_t *hdr,
+		       const struct sg_result *r)
+{
+	char tmp[PATH_MAX + 32];
+	int fd, ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, 0644) ||
+	    write(fd, hdr, UWSF_HDR_SIZE) != UWSF_HDR_SIZE ||
+	    write(fd, r->sec, r->size) != (ssize_t)r->size)
+		ret = -1;
+	if (close(fd))
+		ret = -1;
+	if (!ret && rename(tmp, path))
+		ret = -1;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static void failed(struct inst_ctx *c, const char *name, const char *why)
+{
+	printf("failed %s: %s\n", name, why);
+	c->failed++;
+}
+
+/*
+ * A file that can have no table (no build-id, no CFI): a failure when it
+ * was named, skipped when --pid or --system found it.
+ */
+static void cannot(struct inst_ctx *c, const char *name, const char *why)
+{
+	if (!c->filter) {
+		failed(c, name, why);
+		return;
+	}
+	printf("skipped %s: %s\n", name, why);
+	c->skipped++;
+}
+
+/* Install the table of one opened file (name for messages). */
+static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
+{
+	char path[PATH_MAX], sub[PATH_MAX], err[160] = "";
+	uint8_t id[UWSF_MAX_ID], hdr[UWSF_HDR_SIZE];
+	struct uwsf_check chk;
+	struct sg_result r;
+	GElf_Ehdr eh;
+	size_t len;
+	int ret;
+
+	if (c->filter && !is_ours(elf, c->machine))
+		return;
+	if (has_own_sframe(elf)) {
+		printf("own-sframe %s\n", name);
+		c->own++;
+		return;
+	}
+	len = cfi_build_id(elf, id, sizeof(id));
+	if (!len || !gelf_getehdr(elf, &eh)) {
+		cannot(c, name,
+		       "no GNU build-id: a table cannot be keyed to it");
+		return;
+	}
+	if (uwsf_check_range(elf, &chk)) {
+		cannot(c, name, "no .eh_frame or .debug_frame");
+		return;
+	}
+	table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
+	if (up_to_date(path, eh.e_machine, id, len, &chk)) {
+		printf("up-to-date %s %s\n", name, path);
+		c->uptodate++;
+		return;
+	}
+	ret = sg_convert(elf, &r, err, sizeof(err));
+	if (ret) {
+		if (ret > 0)
+			cannot(c, name, "no DWARF CFI");
+		else
+			failed(c, name, err);
+		if (ret > 0)
+			sg_result_free(&r);
+		return;
+	}
+	uwsf_header(&r, &chk, hdr);
+	if (make_dirs(sub) || write_table(path, hdr, &r)) {
+		printf("failed %s: %s: %s\n", name, path, strerror(errno));
+		c->failed++;
+	} else {
+		printf("installed %s %s\n", name, path);
+		if (c->verbose)
+			printf("  %zu bytes, SFrame V%u, %llu FDEs\n", r.size,
+			       r.st.version, (unsigned long long)r.st.out_fdes);
+		c->installed++;
+	}
+	sg_result_free(&r);
+}
+
+/* Whether the file open at fd was done already (else remember it). */
+static bool seen_before(struct inst_ctx *c, int fd)
+{
+	struct stat st, *n;
+	size_t i;
+
+	if (fd < 0 || fstat(fd, &st))
+		return false;
+	for (i = 0; i < c->nseen; i++)
+		if (c->seen[i].st_dev == st.st_dev &&
+		    c->seen[i].st_ino == st.st_ino)
+			return true;
+	n = realloc(c->seen, (c->nseen + 1) * sizeof(*n));
+	if (n) {
+		c->seen = n;
+		c->seen[c->nseen++] = st;
+	}
+	return false;
+}
+
+/*
+ * One file or the vDSO ("[vdso]" of pid); open is the path to open (a
+ * /proc/PID/map_files link) when it differs from name.
+ */
+static void install_one(struct inst_ctx *c, const char *name, const char *open,
+			int pid)
+{
+	struct inst_src s;
+
+	if (inst_open(open ? open : name, pid, c->filter, &s)) {
+		if (!c->filter)
+			failed(c, name, "cannot be read as ELF");
+		return;
+	}
+	if (!seen_before(c, s.fd))
+		install_elf(c, s.elf, name);
+	inst_close(&s);
+}
+
+struct pid_ctx {
+	struct inst_ctx *c;
+	int pid;
+};
+
+/* One mapping of the process: its file, or its vDSO, if executable. */
+static int install_map(const struct tool_map *m, void *arg)
+{
+	struct pid_ctx *p = arg;
+	char link[96];
+
+	if (!strchr(m->perms, 'x'))
+		return 0;
+	if (!strcmp(m->path, "[vdso]")) {
+		install_one(p->c, "[vdso]", NULL, p->pid);
+		return 0;
+	}
+	if (m->path[0] != '/')
+		return 0;
+	/* The very file mapped, even if its path now names another. */
+	snprintf(link, sizeof(link), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+		 p->pid, m->start, m->end);
+	install_one(p->c, m->path, access(link, R_OK) ? NULL : link, p->pid);
+	return 0;
+}
+
+/* Every executable mapping of process pid. */
+static int install_pid(struct inst_ctx *c, int pid)
+{
+	struct pid_ctx p = { .c = c, .pid = pid };
+
+	return tool_each_map(pid, install_map, &p);
+}
+
+static struct inst_ctx *walk_ctx;
+
+static int walk_fn(const char *path, const struct stat *st, int type,
+		   struct FTW *ftw)
+{
+	static const char debug[] = "/usr/lib/debug";
+
+	(void)ftw;
+	if (type == FTW_D && !strncmp(path, debug, sizeof(debug) - 1))
+		return FTW_SKIP_SUBTREE;	/* separate debug files */
+	if (type != FTW_F || !S_ISREG(st->st_mode) || st->st_size < 64)
+		return FTW_CONTINUE;
+	install_one(walk_ctx, path, NULL, 0);
+	return FTW_CONTINUE;
+}
+
+/* Every program and library under the usual directories, and the vDSO. */
+static void install_all(struct inst_ctx *c)
+{
+	static const char *const dirs[] = {
+		"/bin", "/sbin", "/lib", "/lib64", "/libexec",
+		"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64",
+		"/usr/libexec", "/usr/local/bin", "/usr/local/sbin",
+		"/usr/local/lib", "/usr/local/lib64", "/usr/local/libexec",
+	};
+	size_t i;
+
+	walk_ctx = c;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		nftw(dirs[i], walk_fn, 16, FTW_PHYS | FTW_ACTIONRETVAL);
+	install_one(c, "[vdso]", NULL, 0);
+}
+
+/* Tell a loaded module to look for installed tables again. */
+static void notify_module(void)
+{
+	int fd = open(UWK_DEBUGFS_INSTALLED, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "1\n", 2) != 2)
+			fprintf(stderr, "uwind: %s: %s\n",
+				UWK_DEBUGFS_INSTALLED, strerror(errno));
+		close(fd);
+		return;
+	}
+	if (!access("/sys/module/uwind", F_OK))
+		fprintf(stderr, "uwind: the module is loaded but %s cannot be"
+			" written (%s): processes already running keep their"
+			" tables until they map or unmap a file\n",
+			UWK_DEBUGFS_INSTALLED, strerror(errno));
+}
+
+/* The e_machine of this program (what --pid and --system install for). */
+static uint16_t own_machine(void)
+{
+	struct inst_src s;
+	GElf_Ehdr eh;
+	uint16_t m = 0;
+
+	if (!inst_open("/proc/self/exe", 0, true, &s)) {
+		if (gelf_getehdr(s.elf, &eh))
+			m = eh.e_machine;
+		inst_close(&s);
+	}
+	return m;
+}
+
+int cmd_install(const struct inst_opts *o, const char *const *files, int n)
+{
+	struct inst_ctx c = { .dir = o->dir ? o->dir : UWSF_DIR,
+			      .verbose = o->verbose };
+	int i;
+
+	if (!o->dir && geteuid()) {
+		fprintf(stderr, "uwind: --install writes %s, which only root"
+			" may do: the module uses only tables that root owns"
+			" (--dir DIR writes elsewhere)\n", UWSF_DIR);
+		return 1;
+	}
+	c.filter = o->pid || o->system;
+	c.machine = own_machine();
+	if (o->pid && install_pid(&c, o->pid))
+		return 1;
+	if (o->system)
+		install_all(&c);
+	for (i = 0; i < n; i++)
+		install_one(&c, files[i], NULL, 0);
+	if (c.installed)
+		notify_module();
+	printf("uwind: %u installed, %u up to date, %u with their own SFrame,"
+	       " %u skipped, %u failed\n", c.installed, c.uptodate, c.own,
+	       c.skipped, c.failed);
+	free(c.seen);
+	return c.failed ? 1 : 0;
+}

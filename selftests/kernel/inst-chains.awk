@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# inst-chains.awk: whole chains in the samples of the installed-table
+# tests (guest-inst.sh), from
+#   awk -v spines=SPINES [-v early=1] -f inst-chains.awk hot.ret D.txt...
+# hot.ret: "PATH ADDR" for every return address of the programs, their
+# libraries and the vDSO, "PLT PATH ADDR" for every address in the
+# programs' PLT sections and "ENTRY PATH ADDR" for the first 64 from the
+# dynamic linker's entry point (retaddrs.sh); each D.txt: `perf script
+# --no-demangle -F comm,tid,time,ip,sym,symoff,dso` (user addresses are
+# the files' own); the results of D.txt go to D.n.  SPINES:
+# "COMM:f1,f2,... COMM:..." the program's own functions from the
+# innermost down to main (main left out), for each program counted.
+#
+# A sample of COMM with user frames is
+# - left out when none of its frames is in the program, a library or the
+#   vDSO (the shell that is about to exec the program), or when it is a
+#   "start-up" sample: each caller frame a call site and the chain ending
+#   at the dynamic linker's entry (ld.so relocating, and the libraries'
+#   initialisers it runs, before main exists);
+# - "full" when every caller frame is a call site (no frame made up from
+#   a stale stack slot or a wrong rule), the program's frames are a tail
+#   of its spine (the innermost ones may be missing: the sample was taken
+#   in a caller), then main, and the chain ends in the program's _start;
+#   std:: templates instantiated in the program (_ZSt..., _ZNSt...,
+#   __gnu_cxx) and the PLT (a sample taken in a stub, whatever perf
+#   names it) may sit above the spine;
+# - with early=1, left out as "early" when it comes before the first full
+#   one of its process and is cut short without a wrong frame (every
+#   caller frame a call site): the module had not read the tables of
+#   the libraries the process has just mapped (the first load of
+#   libstdc++'s table takes about 40 ms under TCG);
+# - counted apart when its innermost frame is in the vDSO ("vdso").
+# Prints to D.n "COMM SAMPLES STARTUP FULL VDSO VDSO_FULL EARLY EARLY_MS"
+# per COMM of SPINES (SAMPLES: those counted; EARLY_MS: from the first
+# sample past start-up to the first full one, the longest over the
+# processes), then "# bad COMM: CHAIN" for up to 3 (-v maxbad=N: N) of
+# each COMM's chains that were not full (frames as sym@dso, innermost
+# first).
+
+BEGIN {
+	n = split(spines, sp, " ")
+	for (i = 1; i <= n; i++) {
+		c = sp[i]
+		sub(/:.*/, "", c)
+		s = sp[i]
+		sub(/^[^:]*:/, "", s)
+		spine[c] = s
+		order[i] = c
+	}
+	ncomm = n
+}
+
+FNR == NR && $1 == "ENTRY" { entry[$2 " " $3] = 1; next }
+FNR == NR && $1 == "PLT" { plt[$2 " " $3] = 1; next }
+FNR == NR && $1 == "VDSO" { next }
+FNR == NR { ret[$1 " " $2] = 1; next }
+
+# The results of one data file.
+function report(   i, c) {
+	if (out == "")
+		return
+	for (i = 1; i <= ncomm; i++) {
+		c = order[i]
+		printf "%s %d %d %d %d %d %d %d\n", c, total[c], startup[c],
+			full[c], vtotal[c], vfull[c], nearly[c], early_ms[c] > out
+		total[c] = startup[c] = full[c] = vtotal[c] = vfull[c] = 0
+		nearly[c] = early_ms[c] = 0
+	}
+	for (i = 1; i <= ncomm; i++) {
+		printf "%s", bad[order[i]] > out
+		bad[order[i]] = ""
+		nbad[order[i]] = 0
+	}
+	close(out)
+	split("", ready)
+	split("", first)
+}
+
+# Whether the program's own frames (std:: templates and the PLT left
+# out) are a tail of its spine, then main, then _start, the last frame.
+function spine_ok(prog,   i, k, nw, want, pf) {
+	k = 0
+	for (i = 1; i <= nfr; i++) {
+		if (dso[i] != prog || sym[i] ~ /^_Z(N|NK)?(St|9__gnu_cxx)/ ||
+		    ((prog " " addr[i]) in plt))
+			continue
+		pf[++k] = sym[i]
+	}
+	nw = split(spine[comm], want, ",")
+	if (k < 2 || pf[k] != "_start" || pf[k - 1] != "main" ||
+	    sym[nfr] != "_start" || dso[nfr] != prog || k - 2 > nw)
+		return 0
+	for (i = 1; i <= k - 2; i++)
+		if (pf[i] != want[nw - (k - 2) + i])
+			return 0
+	return 1
+}
+
+function flush(   i, prog, d, sites, ok, chain, ours, vd) {
+	if (comm == "" || !(comm in spine) || nfr == 0) {
+		comm = ""
+		return
+	}
+	prog = "/root/" comm
+	sites = 1
+	ours = 0
+	for (i = 1; i <= nfr; i++) {
+		if (dso[i] == prog || dso[i] ~ /^\/lib/ || dso[i] == "[vdso]")
+			ours = 1
+		if (i > 1 && !((dso[i] " " addr[i]) in ret))
+			sites = 0
+	}
+	if (!ours || (sites && ((dso[nfr] " " addr[nfr]) in entry))) {
+		startup[comm] += ours
+		comm = ""
+		return
+	}
+	ok = sites && spine_ok(prog)
+	if (!(tid in first))
+		first[tid] = when
+	if (ok && !(tid in ready)) {
+		ready[tid] = 1
+		d = int((when - first[tid]) * 1000)
+		if (d > early_ms[comm])
+			early_ms[comm] = d
+	}
+	# -v early=1: a chain cut short (every frame a call site) before
+	# the process's first whole one: its tables were not in yet.
+	if (early && sites && !ok && !(tid in ready)) {
+		nearly[comm]++
+		comm = ""
+		return
+	}
+	total[comm]++
+	vd = dso[1] == "[vdso]"
+	if (vd)
+		vtotal[comm]++
+	if (ok) {
+		full[comm]++
+		if (vd)
+			vfull[comm]++
+	} else if (nbad[comm]++ < (maxbad ? maxbad : 3)) {
+		chain = ""
+		for (i = 1; i <= nfr && i <= (maxbad ? 40 : 12); i++) {
+			d = dso[i]
+			sub(/.*\//, "", d)
+			chain = chain (i > 1 ? " " : "") sym[i] "@" d
+		}
+		bad[comm] = bad[comm] "# bad " comm ": " chain "\n"
+	}
+	comm = ""
+}
+
+FNR == 1 {
+	flush()
+	report()
+	out = FILENAME
+	sub(/\.txt$/, "", out)
+	out = out ".n"
+}
+
+# A sample's first line: "COMM TID TIME:".
+/^[^ \t]/ {
+	flush()
+	comm = $1
+	tid = $2
+	when = $3
+	sub(/:$/, "", when)
+	nfr = 0
+	next
+}
+
+# A frame: "ADDR SYM+OFF (DSO)" or "ADDR [unknown] (DSO)".
+/^[ \t]+[0-9a-f]+ / {
+	if (length($1) == 16 && $1 ~ /^ffff/)
+		next				# the kernel's
+	nfr++
+	addr[nfr] = $1
+	sub(/^0+/, "", addr[nfr])
+	s = $2
+	sub(/\+0x[0-9a-f]+$/, "", s)
+	sym[nfr] = s
+	d = $NF
+	sub(/^\(/, "", d)
+	sub(/\)$/, "", d)
+	dso[nfr] = d
+	next
+}
+
+END {
+	flush()
+	report()
+}

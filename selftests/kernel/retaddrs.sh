@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# retaddrs.sh [-k VMLINUX] PROGRAM...: every return address of the
+# programs, of the libraries they load (ldd) and of the guest kernel's
+# vDSO, as "PATH OFFSET" lines (OFFSET: the file vaddr, in hex, of the
+# instruction after a call: the address perf script prints), with PATH as
+# the test guest sees the file: /root/NAME for a program, the library's
+# own path, [vdso]; then "PLT PATH ADDR", every address in the PLT
+# sections of each program (a sample in a stub: perf names it NAME@plt,
+# or after the section before it), "ENTRY PATH ADDR", the first 64
+# addresses from the dynamic linker's entry point (PATH its path), where
+# start-up chains end, and "VDSO BUILD-ID".
+# The guest checks with it that every caller frame of a sample is a call
+# site (selftests/kernel/guest-inst.sh): a frame an unwinder made up from
+# a stale stack slot or a wrong rule almost never is.
+#
+# The vDSO is the image built into VMLINUX (the kernel the guest boots,
+# scripts/extract-vmlinux.sh): the one x86-64 ELF shared object in it,
+# found by its header and cut at its section headers' end.
+set -eu
+
+vmlinux=""
+if [ "${1:-}" = -k ]; then
+	vmlinux=$2
+	shift 2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# An awk function: the value of hex digits x (mawk has no strtonum).
+HEX='function hex(x,   i, v) {
+	v = 0
+	for (i = 1; i <= length(x); i++)
+		v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+	return v
+}'
+
+# calls FILE GUESTPATH: objdump's instructions, one a line with all
+# their bytes (-w, --insn-width): the address after each call.
+calls()
+{
+	objdump -d -w --insn-width=16 "$1" | awk -v path="$2" "$HEX"'
+	/^ *[0-9a-f]+:\t/ {
+		split($0, p, "\t")
+		if (p[3] !~ /^(call|callq|bnd call|notrack call)/)
+			next
+		a = p[1]
+		sub(/^ */, "", a)
+		sub(/:$/, "", a)
+		n = split(p[2], b, " ")
+		printf "%s %x\n", path, hex(a) + n
+	}'
+}
+
+# plts FILE GUESTPATH: "PLT GUESTPATH ADDR" for every byte of each PLT
+# section (the guest looks addresses up; its busybox awk is slow at
+# arithmetic).
+plts()
+{
+	readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' | awk -v path="$2" "$HEX"'
+	$1 ~ /^\.plt(\.got|\.sec)?$/ {
+		for (a = hex($3); a < hex($3) + hex($5); a++)
+			printf "PLT %s %x\n", path, a
+	}'
+}
+
+# vdso VMLINUX OUT: the vDSO image in VMLINUX, to OUT.
+vdso()
+{
+	off=$(LC_ALL=C grep -obUaP \
+		'\x7fELF\x02\x01\x01\x00{9}\x03\x00\x3e\x00' "$1" | cut -d: -f1)
+	[ "$(echo "$off" | wc -w)" -eq 1 ] || {
+		echo "retaddrs: not one x86-64 shared object in $1: $off" >&2
+		return 1
+	}
+	shoff=$(od -An -tu8 -j $((off + 40)) -N8 "$1" | tr -d ' ')
+	set -- "$1" "$2" $(od -An -tu2 -j $((off + 58)) -N4 "$1")
+	tail -c +$((off + 1)) "$1" | head -c $((shoff + $3 * $4)) > "$2"
+}
+
+libs=""
+interp=""
+for p; do
+	interp=$(readelf -lW "$p" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+	calls "$p" "/root/${p##*/}"
+	plts "$p" "/root/${p##*/}"
+	libs="$libs $(ldd "$p" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')"
+done
+for l in $(echo "$libs" | tr ' ' '\n' | sort -u); do
+	calls "$l" "$l"
+done
+readelf -hW "$interp" | awk -v path="$interp" "$HEX"'
+	/Entry point address:/ {
+		sub(/^0x/, "", $4)
+		for (a = hex($4); a < hex($4) + 64; a++)
+			printf "ENTRY %s %x\n", path, a
+	}'
+if [ -n "$vmlinux" ]; then
+	vdso "$vmlinux" "$tmp/vdso.so"
+	calls "$tmp/vdso.so" "[vdso]"
+	echo "VDSO $(readelf -nW "$tmp/vdso.so" | awk '/Build ID:/ { print $NF }')"
+fi
