@@ -120,6 +120,7 @@ demo: deps build-all
 
 bench: deps build-all
 	@sh scripts/bench.sh
+	@sh scripts/bench-walk.sh
 	@sh scripts/bench-sfconv.sh
 	@sh scripts/bench-kernel.sh
 

@@ -265,24 +265,33 @@ static uwi_noinline int win_unwind(struct uw_bp_work *w)
 	return err ? err : win_finish(w);
 }
 
-/* Find the records for w->pc and run them. */
-static uwi_noinline int unwind(struct uw_bp_work *w)
+/*
+ * Find the records for w->pc and run them; have_cfi: w->cfi holds the
+ * STACK CFI records for it already (the walker's cache).
+ */
+static uwi_noinline int unwind(struct uw_bp_work *w, bool have_cfi)
 {
 	int err;
 
 	w->flags = 0;
 	w->params = 0;
+	w->cfi_found = 0;
 	if (!uwi_arch_get(w->ev.cfg->arch) || w->ev.cfg->arch != w->bp->arch)
 		return UW_EARCH;
-	if (w->bp->arch == UW_ARCH_X86) {
-		err = uw_bp_find_win(w->bp, w->pc, &w->win);
-		if (!err)
-			return win_unwind(w);
-		if (err != UW_ENOENT)
+	if (!have_cfi) {
+		if (w->bp->arch == UW_ARCH_X86) {
+			err = uw_bp_find_win(w->bp, w->pc, &w->win);
+			if (!err)
+				return win_unwind(w);
+			if (err != UW_ENOENT)
+				return err;
+		}
+		err = uw_bp_find_cfi(w->bp, w->pc, &w->cfi);
+		if (err)
 			return err;
+		w->cfi_found = 1;
 	}
-	err = uw_bp_find_cfi(w->bp, w->pc, &w->cfi);
-	return err ? err : cfi_unwind(w);
+	return cfi_unwind(w);
 }
 
 int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
@@ -294,7 +303,7 @@ int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 	w->caller = caller;
 	w->ev.cfg = cfg;
 	w->pc = pc;
-	return unwind(w);
+	return unwind(w, false);
 }
 
 /* The walker's cursor takes the caller the rules gave. */
@@ -315,6 +324,37 @@ static uwi_noinline int bp_done(struct uw_cursor *cur,
 	return UWI_STEPPED;
 }
 
+/*
+ * The cache's part: the offsets of the STACK CFI records (the INIT line,
+ * the end of the last delta that applies), which spare the search; the
+ * rules are parsed and run again each time.  Taken from the cache only
+ * in order and inside the text (which keeps the parse bounded: see
+ * collect()).  STACK WIN records (x86) are not cached: a record is 60
+ * bytes of fields, its program runs anyway, and its .raSearch reads
+ * the stack.
+ */
+static bool bp_cached(struct uw_cursor *cur, struct uw_bp_work *w)
+{
+	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_BREAKPAD);
+
+	if (!h || h->u.w[0] >= h->u.w[1] || h->u.w[1] > w->bp->text.size)
+		return false;
+	w->cfi.init_off = h->u.w[0];
+	w->cfi.end_off = h->u.w[1];
+	return true;
+}
+
+static void bp_fill(struct uw_cursor *cur, const struct uw_bp_work *w)
+{
+	struct uw_cache_entry *f = uwi_cache_fill(cur);
+
+	if (!f || !w->cfi_found || w->cfi.end_off > 0xffffffffu)
+		return;
+	f->u.w[0] = (uint32_t)w->cfi.init_off;
+	f->u.w[1] = (uint32_t)w->cfi.end_off;
+	uwi_cache_tag(cur, f, UW_SRC_BREAKPAD, 0);
+}
+
 int uwi_bp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		const struct uwi_arch *a, const struct uw_bp *bp, uint64_t pc)
 {
@@ -329,7 +369,8 @@ int uwi_bp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	w->caller = &w->out;
 	w->ev.cfg = cfg;
 	w->pc = pc;
-	ret = unwind(w);
+	ret = unwind(w, bp_cached(cur, w));
+	bp_fill(cur, w);
 	if (ret == UW_ENOENT)
 		return UWI_NEXT;
 	if (ret == 0)

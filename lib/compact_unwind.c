@@ -535,6 +535,35 @@ static uwi_noinline int cu_apply(struct uw_cursor *cur,
 	return UWI_STEPPED;
 }
 
+/*
+ * The entry for w->pc: the cache's (the encoding, which uw_cu_decode()
+ * checks as it checks any, and the function's start as a distance back
+ * from pc), or the table's, cached.
+ */
+static int cu_find(struct uw_cursor *cur)
+{
+	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_COMPACT);
+	struct uwi_cu_work *w = &cur->scratch.cu;
+	struct uw_cache_entry *f;
+	int err;
+
+	if (h && h->u.w[1] <= w->pc) {
+		w->e.encoding = h->u.w[0];
+		w->e.fn_start = w->pc - h->u.w[1];
+		return 0;
+	}
+	err = uw_cu_find(w->cu, w->pc, &w->e);
+	if (err)
+		return err;
+	f = uwi_cache_fill(cur);
+	if (f && w->pc - w->e.fn_start <= 0xffffffffu) {
+		f->u.w[0] = w->e.encoding;
+		f->u.w[1] = (uint32_t)(w->pc - w->e.fn_start);
+		uwi_cache_tag(cur, f, UW_SRC_COMPACT, 0);
+	}
+	return 0;
+}
+
 /* The step, on the inputs uwi_cu_step left in the scratch. */
 static uwi_noinline int cu_step(struct uw_cursor *cur,
 				const struct uw_arch_info *ai)
@@ -544,7 +573,7 @@ static uwi_noinline int cu_step(struct uw_cursor *cur,
 
 	if (w->cu->arch != w->cfg->arch)
 		return UW_EARCH;
-	err = uw_cu_find(w->cu, w->pc, &w->e);
+	err = cu_find(cur);
 	if (err == UW_ENOENT)
 		return UWI_NEXT;
 	err = err ? err : uw_cu_decode(w->cu, w->e.encoding, &w->r);

@@ -1016,16 +1016,27 @@ int uw_sframe_check(const struct uw_sframe *sf, struct uw_check *c)
 
 /* ---- the walker's glue (lib/formats.h) ---- */
 
-/* SFrame: the row for pc, kept in the cursor (not on our stack), applied. */
+/*
+ * SFrame: the row for pc, kept in the cursor (not on our stack), into
+ * the cache's slot if there is one, applied.  A cached row is applied by
+ * the walker itself (lib/walk.c): it never comes here.
+ */
 int uwi_sframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    const struct uwi_arch *a, const struct uw_sframe *sf,
 		    uint64_t pc)
 {
+	const struct uw_row *row = &cur->scratch.row;
+	struct uw_cache_entry *e;
 	int err = uw_sframe_find(sf, pc, &cur->scratch.row);
 
 	if (err)
 		return err == UW_ENOENT ? UWI_NEXT : err;
-	return uwi_apply_row(cur, cfg, a, &cur->scratch.row);
+	e = uwi_cache_fill(cur);
+	if (e) {
+		uwi_cache_row(e, row, &a->info, (uint8_t)cfg->arch);
+		uwi_cache_tag(cur, e, UW_SRC_SFRAME, (uint8_t)row->flags);
+	}
+	return uwi_apply_row(cur, cfg, a, row);
 }
 
 int uw_module_sframe_find(const struct uw_module *mod, uint64_t pc,

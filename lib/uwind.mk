@@ -19,7 +19,7 @@
 #   CFLAGS += $(call uw_cflags,$(UW_CONFIG_cortex_m))
 #   OBJS += $(patsubst %.c,uwind/lib/%.o,$(call uw_srcs,$(UW_CONFIG_cortex_m)))
 
-UW_SWITCHES := SFRAME SIGFRAME ARM EHABI CHROME CORTEXM COMPACT BREAKPAD
+UW_SWITCHES := SFRAME SIGFRAME ARM EHABI CHROME CORTEXM COMPACT BREAKPAD CACHE
 
 UW_SRCS_CORE := arch.c strerror.c walk.c
 UW_SRCS_SFRAME := sframe.c
@@ -30,14 +30,16 @@ UW_SRCS_CHROME := chrome_arm.c arm_exec.c
 UW_SRCS_CORTEXM := cortexm.c
 UW_SRCS_COMPACT := compact_unwind.c
 UW_SRCS_BREAKPAD := breakpad.c breakpad_eval.c breakpad_step.c
+UW_SRCS_CACHE := cache.c
 
 uw_srcs = $(sort $(UW_SRCS_CORE) $(foreach s,$(1),$(UW_SRCS_$(s))))
 uw_cflags = $(foreach s,$(filter-out $(1),$(UW_SWITCHES)),-DUW_HAS_$(s)=0)
 
 # Everything (the default of every switch).
 UW_CONFIG_full := $(UW_SWITCHES)
-# A Linux kernel on x86-64 or AArch64: SFrame, signal frames, frame pointers.
-UW_CONFIG_linux := SFRAME SIGFRAME
+# A Linux kernel on x86-64 or AArch64: SFrame, signal frames, frame
+# pointers, the cache.
+UW_CONFIG_linux := SFRAME SIGFRAME CACHE
 # 64-bit firmware (the AArch64 image): SFrame and frame pointers.
 UW_CONFIG_sframe := SFRAME
 # Cortex-M firmware: EHABI, exception frames, frame records.

@@ -19,38 +19,79 @@
 #include "span.h"
 #include "walk.h"
 
+/* Whether the walk's stack bounds, if it has any, allow len bytes at addr. */
+static uwi_always_inline bool in_stack(const struct uw_walk_cfg *cfg,
+				       uint64_t addr, unsigned int len)
+{
+	return !cfg->stack_hi ||
+	       (addr >= cfg->stack_lo && cfg->stack_hi >= len &&
+		addr <= cfg->stack_hi - len);
+}
+
+/*
+ * n (1 or 2) consecutive size-byte words of program memory at addr, in
+ * the program's byte order, with one call of the accessor.
+ */
+static uwi_always_inline int read_words(const struct uw_walk_cfg *cfg,
+					unsigned int size, uint64_t addr,
+					unsigned int n, uint64_t *v,
+					uint8_t *buf)
+{
+	if (size > 8 || !cfg->mem.read)
+		return UW_EINVAL;
+	if (uwi_unlikely(!in_stack(cfg, addr, n * size)))
+		return UW_ESTACK;
+	if (cfg->mem.read(cfg->mem.ctx, addr, buf, n * size))
+		return UW_EREAD;
+	v[0] = uwi_load(buf, size, cfg->big_endian);
+	if (n > 1)
+		v[1] = uwi_load(buf + size, size, cfg->big_endian);
+	return 0;
+}
+
 int uwi_read_word(const struct uw_walk_cfg *cfg, unsigned int size,
 		  uint64_t addr, uint64_t *v)
 {
 	uint8_t buf[8];
 
-	if (size > sizeof(buf) || !cfg->mem.read)
-		return UW_EINVAL;
-	if (cfg->stack_hi &&
-	    (addr < cfg->stack_lo || addr > cfg->stack_hi - size ||
-	     cfg->stack_hi < size))
-		return UW_ESTACK;
-	if (cfg->mem.read(cfg->mem.ctx, addr, buf, size))
-		return UW_EREAD;
-	*v = uwi_load(buf, size, cfg->big_endian);
-	return 0;
+	return read_words(cfg, size, addr, 1, v, buf);
 }
 
 /* Index of the module whose text holds pc, or UW_NO_MODULE. */
-static uint16_t find_module(const struct uw_walk_cfg *cfg, uint64_t pc)
+static uint16_t find_module_in(const struct uw_module *mods, size_t nmods,
+			       uint64_t pc)
 {
-	size_t lo = 0, hi = cfg->nmods, mid;
+	size_t lo = 0, hi = nmods, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (pc < cfg->mods[mid].start)
+		if (pc < mods[mid].start)
 			hi = mid;
-		else if (pc >= cfg->mods[mid].end)
+		else if (pc >= mods[mid].end)
 			lo = mid + 1;
 		else
 			return mid < UW_NO_MODULE ? (uint16_t)mid : UW_NO_MODULE;
 	}
 	return UW_NO_MODULE;
+}
+
+static uint16_t find_module(const struct uw_walk_cfg *cfg, uint64_t pc)
+{
+	return find_module_in(cfg->mods, cfg->nmods, pc);
+}
+
+/*
+ * The same, trying the module of the frame just unwound first: a caller
+ * is mostly in its callee's module.  Modules do not overlap, so the
+ * answer is the search's.
+ */
+static uwi_always_inline uint16_t next_module(const struct uw_walk_cfg *cfg,
+					      uint16_t last, uint64_t pc)
+{
+	if (last < cfg->nmods && pc >= cfg->mods[last].start &&
+	    pc < cfg->mods[last].end)
+		return last;
+	return find_module(cfg, pc);
 }
 
 /*
@@ -138,41 +179,101 @@ static void set_caller(struct uw_cursor *cur, const struct uw_arch_info *ai,
 		uw_reg_set(&cur->regs, ai->fp, fp);
 }
 
-int uwi_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		  const struct uwi_arch *a, const struct uw_row *row)
+/*
+ * The return address and frame pointer under rules ra and fp, both
+ * saved at the CFA side by side (every x86-64 and AArch64 frame record):
+ * one read of the pair.  PAIR_NO when they are not.
+ */
+enum { PAIR_NO = 1 };
+
+static uwi_always_inline int rule_pair(const struct uw_walk_cfg *cfg,
+				       unsigned int w, const struct uw_rule *ra,
+				       const struct uw_rule *fp, uint64_t cfa,
+				       uint64_t *rv, uint64_t *fv, uint8_t *buf)
+{
+	int64_t lo = ra->off < fp->off ? ra->off : fp->off;
+	int64_t d = (int64_t)ra->off - fp->off;
+	uint64_t addr, v[2];
+	int err;
+
+	if (ra->kind != UW_RULE_CFA_OFF || fp->kind != UW_RULE_CFA_OFF ||
+	    (d != (int64_t)w && d != -(int64_t)w))
+		return PAIR_NO;
+	err = uwi_add_off(cfa, lo, &addr);
+	if (err)
+		return err;
+	/* The second word's address must not wrap either. */
+	if (addr > ~(uint64_t)0 - w)
+		return UW_EOVERFLOW;
+	err = read_words(cfg, w, addr, 2, v, buf);
+	if (err)
+		return err;
+	*rv = d > 0 ? v[1] : v[0];
+	*fv = d > 0 ? v[0] : v[1];
+	return 0;
+}
+
+/*
+ * Apply the rules of a row (a table's, or the cache's): UWI_STEPPED,
+ * UWI_OUTERMOST or an error.  Every field is checked as it is used: a
+ * kind outside the enum is UW_EBADDATA, a register outside the set or
+ * unknown UW_EREG (uw_reg_get).
+ */
+static uwi_always_inline int apply_rules(struct uw_cursor *cur,
+					 const struct uw_walk_cfg *cfg,
+					 const struct uwi_arch *a,
+					 const struct uw_rule *rc,
+					 const struct uw_rule *rr,
+					 const struct uw_rule *rf,
+					 uint32_t flags)
 {
 	const struct uw_arch_info *ai = &a->info;
+	unsigned int w = ai->ptr_size;
 	uint64_t cfa, ra, fp = 0, sp;
 	bool fp_known;
 	int ret;
 
-	if ((row->flags & UW_ROW_OUTERMOST) || row->ra.kind == UW_RULE_UNDEF)
+	if ((flags & UW_ROW_OUTERMOST) || rr->kind == UW_RULE_UNDEF)
 		return UWI_OUTERMOST;
-	if (row->cfa.kind != UW_RULE_REG_OFF &&
-	    row->cfa.kind != UW_RULE_REG_DEREF)
+	if (rc->kind != UW_RULE_REG_OFF && rc->kind != UW_RULE_REG_DEREF)
 		return UW_EBADDATA;
-	ret = rule_value(cfg, &cur->regs, ai->ptr_size, &row->cfa, 0, &cfa);
+	ret = rule_value(cfg, &cur->regs, w, rc, 0, &cfa);
 	if (ret)
 		return ret;
-	ret = rule_value(cfg, &cur->regs, ai->ptr_size, &row->ra, cfa, &ra);
-	if (ret == RULE_SAME)
-		ret = uw_reg_get(&cur->regs, ai->ra, &ra) ? 0 : UW_EREG;
-	if (ret)
+	ret = rule_pair(cfg, w, rr, rf, cfa, &ra, &fp, cur->scratch.fast.buf);
+	if (ret == PAIR_NO) {
+		ret = rule_value(cfg, &cur->regs, w, rr, cfa, &ra);
+		if (ret == RULE_SAME)
+			ret = uw_reg_get(&cur->regs, ai->ra, &ra) ? 0 :
+							       UW_EREG;
+		if (ret)
+			return ret;
+		ret = rule_value(cfg, &cur->regs, w, rf, cfa, &fp);
+		if (ret < 0)
+			return ret;
+		fp_known = ret == 0 || uw_reg_get(&cur->regs, ai->fp, &fp);
+	} else if (ret) {
 		return ret;
-	if ((row->flags & UW_ROW_RA_MANGLED) && cfg->arch == UW_ARCH_AARCH64)
+	} else {
+		fp_known = true;
+	}
+	if ((flags & UW_ROW_RA_MANGLED) && cfg->arch == UW_ARCH_AARCH64)
 		ra &= ~cfg->pac_mask;
-	ret = rule_value(cfg, &cur->regs, ai->ptr_size, &row->fp, cfa, &fp);
-	if (ret < 0)
-		return ret;
-	fp_known = ret == 0 || uw_reg_get(&cur->regs, ai->fp, &fp);
 	ret = uwi_add_off(cfa, a->sp_from_cfa, &sp);
 	if (ret)
 		return ret;
-	cur->step.ra_in_reg = row->ra.kind == UW_RULE_REG ||
-			      row->ra.kind == UW_RULE_SAME;
+	cur->step.ra_in_reg = rr->kind == UW_RULE_REG ||
+			      rr->kind == UW_RULE_SAME;
 	cur->cfa = cfa;
 	set_caller(cur, ai, ra, sp, fp, fp_known);
 	return UWI_STEPPED;
+}
+
+int uwi_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		  const struct uwi_arch *a, const struct uw_row *row)
+{
+	return apply_rules(cur, cfg, a, &row->cfa, &row->ra, &row->fp,
+			   row->flags);
 }
 
 /* Frame records: [fp] = caller's fp, [fp + word] = return address. */
@@ -241,8 +342,72 @@ static int phase_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 }
 
 /*
+ * A cached row (SFrame), applied without the table: UWI_NEXT when the
+ * entry is not a valid one for this module (looked up again then).  The
+ * rules are checked as they are applied (apply_rules); the entry is also
+ * refused unless the module still has an SFrame table on an SFrame
+ * architecture.
+ */
+static uwi_always_inline int cached_row(struct uw_cursor *cur,
+					const struct uw_walk_cfg *cfg,
+					const struct uwi_arch *a,
+					const struct uw_module *mod,
+					const struct uw_cache_entry *e)
+{
+	if (!UW_HAS_SFRAME || !mod->sframe ||
+	    !(UWI_ARCHES_SFRAME & UWI_ARCH_BIT(cfg->arch)))
+		return UWI_NEXT;
+	cur->source = UW_SRC_SFRAME;
+	return apply_rules(cur, cfg, a, &e->u.rule[0], &e->u.rule[1],
+			   &e->u.rule[2], e->flags);
+}
+
+/*
+ * The cache's slot for this step: on a hit, the answer (a row, applied
+ * here; "no table covers pc": UWI_NEXT) or PROBE_LOOKUP with the entry
+ * for the format to take (cur->step.hit); on a miss, PROBE_LOOKUP and
+ * the slot its answer goes to (cur->step.fill), emptied first.  Out of
+ * line: its frame is not under the formats' lookups.
+ */
+enum { PROBE_LOOKUP = 16 };
+
+static uwi_noinline int cache_probe(struct uw_cursor *cur,
+				    const struct uw_walk_cfg *cfg,
+				    const struct uwi_arch *a,
+				    const struct uw_module *mod)
+{
+	struct uw_cache *c = cfg->cache;
+	struct uw_cache_entry *e;
+	uint64_t key = uwi_cache_key(mod);
+	int ret;
+
+	cur->step.key = key;
+	e = uwi_cache_slot(c, cur->step.lookup);
+	if (e->pc == cur->step.lookup && e->key == key) {
+		c->hits++;
+		if (e->src == UW_SRC_SFRAME) {
+			ret = cached_row(cur, cfg, a, mod, e);
+			if (ret != UWI_NEXT)
+				return ret;
+		} else if (e->src == UW_SRC_NONE) {
+			return UWI_NEXT;
+		} else {
+			cur->step.hit = e;
+		}
+		/* A format that refuses the entry looks pc up and fills it. */
+		cur->step.fill = e;
+		return PROBE_LOOKUP;
+	}
+	c->misses++;
+	e->key = 0;
+	cur->step.fill = e;
+	return PROBE_LOOKUP;
+}
+
+/*
  * The tables of the frame's module (found once, by the previous step's
- * commit or uw_cursor_init), format by format.
+ * commit or uw_cursor_init), format by format; with a cache, the cache
+ * first.
  */
 static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			const struct uwi_arch *a)
@@ -254,6 +419,14 @@ static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	if (cur->module >= cfg->nmods)
 		return UWI_NEXT;
 	mod = &cfg->mods[cur->module];
+	cur->step.hit = NULL;
+	cur->step.fill = NULL;
+	if (UW_HAS_CACHE && cfg->cache && mod->cache_id) {
+		ret = cache_probe(cur, cfg, a, mod);
+		if (ret != PROBE_LOOKUP)
+			return ret;
+		ret = UWI_NEXT;
+	}
 	pc = cur->step.lookup - mod->bias;
 #define UWI_TRY_FORMAT(SRC, name, on, arches)				\
 	if ((on) && ret == UWI_NEXT && mod->name &&			\
@@ -263,6 +436,9 @@ static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	}
 	UWI_FORMATS(UWI_TRY_FORMAT)
 #undef UWI_TRY_FORMAT
+	/* No table row here: remembered too, for the later phases. */
+	if (UW_HAS_CACHE && ret == UWI_NEXT && cur->step.fill)
+		uwi_cache_tag(cur, cur->step.fill, UW_SRC_NONE, 0);
 	return ret;
 }
 
@@ -403,29 +579,302 @@ static int commit(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	lookup = uwi_code_addr(a, pc);
 	if (!(cur->flags & UW_FRAME_SIGNAL) && lookup)
 		lookup--;
-	cur->module = find_module(cfg, lookup);
+	cur->module = next_module(cfg, cur->module, lookup);
 	return UW_STEP_CALLER;
 }
 
-int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
+/*
+ * The fast path: a frame whose module has an SFrame row of the common
+ * shape for its pc (CFA = sp or fp + offset; return address and frame
+ * pointer saved at the CFA side by side; see uwi_cache_row()), from the
+ * cache or, on a miss or without one, from the table.  It does what the
+ * phases and the commit do with such a row (apply_rules(), commit()),
+ * every check included, on the registers kept in locals (struct uwi_fast);
+ * on anything else (another shape, another format, no row) or anything
+ * that would end the walk it changes nothing and returns false, and the
+ * general path takes the step from the start.
+ *
+ * Addresses: the base register must lie in [2^32, 2^64 - 2^33), so that
+ * the CFA and the pair's address (base plus two 32-bit offsets) and the
+ * pair's end cannot wrap; any other base is left to the general path's
+ * overflow-checked arithmetic.
+ */
+/*
+ * The fast path's state (struct uwi_fast: the registers, the module's
+ * part) and what it reads of the walk's configuration (struct
+ * uwi_fast_env), both in the cursor's scratch rather than on the stack
+ * (which they would make too deep for the lookup under them), the latter read
+ * once: the accessor call in every frame would make the compiler read
+ * the configuration again.  The stack bounds become one compare: addr -
+ * lo <= span (no bounds: 0 and all ones; bounds too close for 16 bytes:
+ * all ones and 0, which no address the fast path computes passes).
+ */
+#define FAST_BASE_MIN	((uint64_t)1 << 32)
+#define FAST_BASE_SPAN	(~(uint64_t)0 - ((uint64_t)3 << 32) + 1)
+
+static uwi_always_inline void fast_env_init(struct uwi_fast_env *v,
+					    const struct uw_walk_cfg *cfg,
+					    const struct uwi_arch *a)
 {
-	const struct uwi_arch *a;
+	v->mods = cfg->mods;
+	v->nmods = cfg->nmods;
+	v->cache = UW_HAS_CACHE ? cfg->cache : NULL;
+	v->read = cfg->mem.read;
+	v->ctx = cfg->mem.ctx;
+	v->lo = 0;
+	v->span = ~(uint64_t)0;
+	if (cfg->stack_hi) {
+		v->lo = ~(uint64_t)0;
+		v->span = 0;
+		if (cfg->stack_hi >= 16 && cfg->stack_lo <= cfg->stack_hi - 16) {
+			v->lo = cfg->stack_lo;
+			v->span = cfg->stack_hi - 16 - cfg->stack_lo;
+		}
+	}
+	v->pac = cfg->arch == UW_ARCH_AARCH64 ? cfg->pac_mask : 0;
+	v->sp_from_cfa = a->sp_from_cfa;
+	/* A step is allowed while depth + 1 < max_depth. */
+	v->depth_max = cfg->max_depth ? cfg->max_depth - 1 : 0xffffffffu;
+	v->arch = (uint8_t)cfg->arch;
+	v->be = cfg->big_endian;
+	v->pc = a->info.pc;
+	v->sp = a->info.sp;
+	v->fp = a->info.fp;
+}
+
+/* The module's part of the state, when the frame changes modules. */
+static uwi_always_inline void fast_module(struct uwi_fast *f,
+					  const struct uwi_fast_env *v)
+{
+	f->mod = f->module < v->nmods && v->mods[f->module].sframe ?
+		 &v->mods[f->module] : NULL;
+	f->key = f->mod ? uwi_cache_key(f->mod) : 0;
+	f->cached = UW_HAS_CACHE && v->cache && f->mod && f->mod->cache_id;
+}
+
+static uwi_always_inline void fast_load(struct uwi_fast *f,
+					const struct uw_cursor *cur,
+					const struct uwi_fast_env *v)
+{
+	bool exact = cur->depth == 0 || (cur->flags & UW_FRAME_SIGNAL);
+
+	f->pc = cur->regs.r[v->pc];
+	f->sp = cur->regs.r[v->sp];
+	f->fp = cur->regs.r[v->fp];
+	f->fp_ok = (cur->regs.valid >> v->fp) & 1;
+	f->cfa = cur->cfa;
+	f->depth = cur->depth;
+	f->module = cur->module;
+	f->lookup = f->pc - (!exact && f->pc);
+	fast_module(f, v);
+}
+
+/* The cursor as the general path leaves it after such steps. */
+static uwi_always_inline void fast_store(const struct uwi_fast *f,
+					 struct uw_cursor *cur,
+					 const struct uwi_fast_env *v)
+{
+	cur->regs.valid = (uint64_t)1 << v->pc | (uint64_t)1 << v->sp |
+			  (uint64_t)1 << v->fp;
+	cur->regs.r[v->pc] = f->pc;
+	cur->regs.r[v->sp] = f->sp;
+	cur->regs.r[v->fp] = f->fp;
+	cur->cfa = f->cfa;
+	cur->depth = f->depth;
+	cur->module = f->module;
+	cur->flags = 0;
+	cur->source = UW_SRC_SFRAME;
+	cur->step.ra_in_reg = false;
+}
+
+/*
+ * A miss (or no cache): the table's row for lookup, put into the cache's
+ * slot e, or into the cursor's scratch without a cache.  NULL: no row.
+ */
+static uwi_always_inline const struct uw_cache_entry *
+fast_fill(struct uw_cursor *cur, const struct uwi_fast_env *v,
+	  const struct uwi_arch *a, const struct uw_module *mod,
+	  uint64_t lookup, struct uw_cache_entry *e)
+{
+	if (uw_sframe_find(mod->sframe, lookup - mod->bias,
+			   &cur->scratch.fast.row))
+		return NULL;
+	if (!e)
+		e = &cur->scratch.fast.e;
+	uwi_cache_row(e, &cur->scratch.fast.row, &a->info, v->arch);
+	e->flags = (uint8_t)cur->scratch.fast.row.flags;
+	e->src = UW_SRC_SFRAME;
+	if (e != &cur->scratch.fast.e) {
+		v->cache->misses++;
+		e->pc = lookup;
+		e->key = uwi_cache_key(mod);
+	}
+	return e;
+}
+
+/* The entry for the frame's lookup: the cache's, or fast_fill()'s. */
+static uwi_always_inline const struct uw_cache_entry *
+fast_entry(struct uw_cursor *cur, const struct uwi_fast_env *v,
+	   const struct uwi_arch *a, const struct uwi_fast *f)
+{
+	struct uw_cache_entry *e = NULL;
+
+	if (f->cached) {
+		e = uwi_cache_slot(v->cache, f->lookup);
+		if (uwi_likely(e->pc == f->lookup && e->key == f->key)) {
+			v->cache->hits++;
+			return e;
+		}
+	}
+	return fast_fill(cur, v, a, f->mod, f->lookup, e);
+}
+
+/* One frame: true when taken (see above); the caller checks the depth. */
+static uwi_always_inline bool fast_frame(struct uwi_fast *f,
+					 struct uw_cursor *cur,
+					 const struct uwi_fast_env *v,
+					 const struct uwi_arch *a)
+{
+	const struct uw_cache_entry *e;
+	uint64_t base, addr, ra, fp, sp;
+	uint8_t *buf = cur->scratch.fast.buf;
+
+	if (!f->mod)
+		return false;
+	e = fast_entry(cur, v, a, f);
+	/*
+	 * Only the fast bits are trusted, and only for what they say: a
+	 * slot other formats fill has them clear (uwi_cache_tag()).
+	 */
+	if (!e || !(e->fast & UWI_FAST_ON) || e->arch != v->arch)
+		return false;
+	if (e->fast & UWI_FAST_FP) {
+		if (!f->fp_ok)
+			return false;
+		base = f->fp;
+	} else {
+		base = f->sp;
+	}
+	if (base - FAST_BASE_MIN >= FAST_BASE_SPAN)
+		return false;
+	f->cfa = base + (int64_t)e->u.rule[0].off;
+	addr = f->cfa + (int64_t)e->pair_off;
+	if (addr - v->lo > v->span || v->read(v->ctx, addr, buf, 16))
+		return false;
+	ra = uwi_load(buf, 8, v->be);
+	fp = uwi_load(buf + 8, 8, v->be);
+	if (e->fast & UWI_FAST_RA_HI) {
+		uint64_t t = ra;
+
+		ra = fp;
+		fp = t;
+	}
+	if (e->flags & UW_ROW_RA_MANGLED)
+		ra &= ~v->pac;
+	sp = f->cfa + v->sp_from_cfa;
+	/* Progress: the caller lies above (its return address was saved). */
+	if (sp <= f->sp || (sp & 7) || ra == 0)
+		return false;
+	f->pc = ra;
+	f->sp = sp;
+	f->fp = fp;
+	f->fp_ok = true;
+	f->depth++;
+	f->lookup = ra - 1;
+	if (uwi_unlikely(f->lookup < f->mod->start ||
+			 f->lookup >= f->mod->end)) {
+		f->module = find_module_in(v->mods, v->nmods, f->lookup);
+		fast_module(f, v);
+	}
+	return true;
+}
+
+/*
+ * Whether the fast path may run for this walk at all.  Not in a build
+ * that favours size (firmware, -Os): it duplicates what the general step
+ * does, and folds away.
+ */
+#ifdef __OPTIMIZE_SIZE__
+#define FAST_PATH	0
+#else
+#define FAST_PATH	1
+#endif
+
+static uwi_always_inline bool fast_on(const struct uw_cursor *cur,
+				      const struct uw_walk_cfg *cfg,
+				      const struct uwi_arch *a)
+{
+	const uint64_t need = (uint64_t)1 << a->info.pc |
+			      (uint64_t)1 << a->info.sp;
+
+	return FAST_PATH && UW_HAS_SFRAME &&
+	       a->phases[0] == UWI_PHASE_TABLES &&
+	       a->info.ptr_size == 8 && cfg->mem.read &&
+	       (cur->regs.valid & need) == need;
+}
+
+/*
+ * The general step: the phases, then the commit.  Out of line, as is
+ * the fast loop: neither's frame is on the stack under the other's.
+ */
+static uwi_noinline int step_general(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			const struct uwi_arch *a)
+{
 	unsigned int i;
 	int ret;
 
-	if (cur->stop != UW_STOP_NONE)
-		return UW_STEP_END;
-	a = uwi_arch_get(cfg->arch);
-	if (!a)
-		return end_walk(cur, UW_STOP_BAD_DATA, UW_EARCH);
-	if (cfg->max_depth && cur->depth + 1 >= cfg->max_depth)
-		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
 	ret = step_begin(cur, a);
 	if (ret)
 		return end_walk(cur, UW_STOP_NO_INFO, ret);
 	for (i = 0; ret == UWI_NEXT && i < UWI_NPHASES; i++)
 		ret = run_phase(cur, cfg, a, a->phases[i]);
 	return commit(cur, cfg, a, ret);
+}
+
+static bool depth_full(const struct uw_cursor *cur,
+		       const struct uw_walk_cfg *cfg, uint32_t depth)
+{
+	(void)cur;
+	return cfg->max_depth && depth + 1 >= cfg->max_depth;
+}
+
+/* uw_step()'s fast path: one frame, out of line (its stack apart). */
+static uwi_noinline bool fast_one(struct uw_cursor *cur,
+				  const struct uw_walk_cfg *cfg,
+				  const struct uwi_arch *a)
+{
+	struct uwi_fast_env *v = &cur->scratch.fast.env;
+	struct uwi_fast *f = &cur->scratch.fast.f;
+
+	fast_env_init(v, cfg, a);
+	fast_load(f, cur, v);
+	if (!fast_frame(f, cur, v, a))
+		return false;
+	fast_store(f, cur, v);
+	return true;
+}
+
+/* One step, the architecture known (uw_step() and uw_walk() find it). */
+static int step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		const struct uwi_arch *a)
+{
+	if (depth_full(cur, cfg, cur->depth))
+		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
+	if (fast_on(cur, cfg, a) && fast_one(cur, cfg, a))
+		return UW_STEP_CALLER;
+	return step_general(cur, cfg, a);
+}
+
+int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
+{
+	const struct uwi_arch *a;
+
+	if (cur->stop != UW_STOP_NONE)
+		return UW_STEP_END;
+	a = uwi_arch_get(cfg->arch);
+	if (!a)
+		return end_walk(cur, UW_STOP_BAD_DATA, UW_EARCH);
+	return step(cur, cfg, a);
 }
 
 static void record(struct uw_frame *f, const struct uw_cursor *cur,
@@ -441,6 +890,47 @@ static void record(struct uw_frame *f, const struct uw_cursor *cur,
 	if (a->thumb && (pc & 1))
 		f->flags |= UW_FRAME_THUMB;
 	f->module = cur->module;
+}
+
+/*
+ * uw_walk's fast loop: as many frames as fast_frame() takes, each
+ * recorded as record() and uw_walk() would, the registers in locals.
+ * Returns the frames written so far; the cursor holds the last one.
+ */
+static uwi_noinline size_t fast_walk(struct uw_cursor *cur,
+				     const struct uw_walk_cfg *cfg,
+				     const struct uwi_arch *a,
+				     struct uw_frame *frames, size_t n,
+				     size_t max)
+{
+	const size_t n0 = n;
+	size_t nmax = max;
+	struct uwi_fast_env *v = &cur->scratch.fast.env;
+	struct uwi_fast *f = &cur->scratch.fast.f;
+
+	if (!fast_on(cur, cfg, a))
+		return n;
+	fast_env_init(v, cfg, a);
+	fast_load(f, cur, v);
+	/* Frame n comes with step depth + 1: stop where depth_full() would. */
+	if (f->depth >= v->depth_max)
+		return n;
+	if (nmax - n > v->depth_max - f->depth)
+		nmax = n + (v->depth_max - f->depth);
+	while (n < nmax && fast_frame(f, cur, v, a)) {
+		frames[n - 1].source = UW_SRC_SFRAME;
+		frames[n - 1].cfa = f->cfa;
+		frames[n].pc = f->pc;
+		frames[n].sp = f->sp;
+		frames[n].cfa = 0;
+		frames[n].source = UW_SRC_NONE;
+		frames[n].flags = 0;
+		frames[n].module = f->module;
+		n++;
+	}
+	if (n != n0)
+		fast_store(f, cur, v);
+	return n;
 }
 
 size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
@@ -463,12 +953,18 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	a = uwi_arch_get(cfg->arch);	/* valid: uw_cursor_init checked */
 	record(&frames[n++], cur, a);
 	for (;;) {
+		n = fast_walk(cur, cfg, a, frames, n, max);
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;
 			break;
 		}
-		ret = uw_step(cur, cfg);
+		if (cur->stop != UW_STOP_NONE)
+			ret = UW_STEP_END;
+		else if (depth_full(cur, cfg, cur->depth))
+			ret = end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
+		else
+			ret = step_general(cur, cfg, a);
 		/* The rule just used (or tried) belongs to the previous frame. */
 		frames[n - 1].source = ret > 0 ? cur->source : UW_SRC_NONE;
 		frames[n - 1].cfa = ret > 0 ? cur->cfa : 0;

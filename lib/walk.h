@@ -115,6 +115,88 @@ int uwi_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
  */
 int uwi_arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
 
+/*
+ * The walker's cache (include/uwind/cache.h, lib/cache.c).  A format's
+ * step takes a cached answer with uwi_cache_hit() (checking it as if it
+ * came from outside, and looking pc up when it will not do), and after a
+ * lookup writes its answer into uwi_cache_fill()'s slot, if any, then
+ * tags it with uwi_cache_tag().  A format whose answers are not worth
+ * keeping fills nothing.
+ */
+static inline uint64_t uwi_cache_key(const struct uw_module *m)
+{
+	return (uint64_t)m->cache_id << 32 | m->cache_gen;
+}
+
+/* Fibonacci hashing of the whole pc: call sites sit a few bytes apart. */
+static inline struct uw_cache_entry *uwi_cache_slot(const struct uw_cache *c,
+						   uint64_t pc)
+{
+	return &c->entries[(uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> 40) &
+			   c->mask];
+}
+
+static inline const struct uw_cache_entry *
+uwi_cache_hit(const struct uw_cursor *cur, uint8_t src)
+{
+	const struct uw_cache_entry *e = cur->step.hit;
+
+	return UW_HAS_CACHE && e && e->src == src ? e : NULL;
+}
+
+static inline struct uw_cache_entry *uwi_cache_fill(const struct uw_cursor *cur)
+{
+	return UW_HAS_CACHE ? cur->step.fill : NULL;
+}
+
+/*
+ * An SFrame row kept: its rules, and whether it has the shape the
+ * walker's fast path takes (lib/walk.c, fast_frame()): the CFA at sp or
+ * fp + offset, the return address and frame pointer saved at the CFA
+ * side by side; then where the pair starts, relative to the CFA, and
+ * which of the two words is the return address.
+ */
+enum {
+	UWI_FAST_ON	= 0x80,
+	UWI_FAST_FP	= 0x01,		/* the CFA is fp + offset, else sp */
+	UWI_FAST_RA_HI	= 0x02,		/* the return address is the 2nd word */
+};
+
+static inline void uwi_cache_row(struct uw_cache_entry *e,
+				 const struct uw_row *row,
+				 const struct uw_arch_info *ai, uint8_t arch)
+{
+	int64_t d = (int64_t)row->ra.off - row->fp.off;
+
+	e->u.rule[0] = row->cfa;
+	e->u.rule[1] = row->ra;
+	e->u.rule[2] = row->fp;
+	e->arch = arch;
+	e->fast = 0;
+	e->pair_off = d > 0 ? row->fp.off : row->ra.off;
+	if (row->cfa.kind == UW_RULE_REG_OFF &&
+	    (row->cfa.reg == ai->sp || row->cfa.reg == ai->fp) &&
+	    row->ra.kind == UW_RULE_CFA_OFF &&
+	    row->fp.kind == UW_RULE_CFA_OFF && ai->ptr_size == 8 &&
+	    (d == 8 || d == -8) && !(row->flags & UW_ROW_OUTERMOST))
+		e->fast = UWI_FAST_ON |
+			  (row->cfa.reg == ai->fp ? UWI_FAST_FP : 0) |
+			  (d > 0 ? UWI_FAST_RA_HI : 0);
+}
+
+static inline void uwi_cache_tag(struct uw_cursor *cur,
+				 struct uw_cache_entry *e, uint8_t src,
+				 uint8_t flags)
+{
+	e->src = src;
+	e->flags = flags;
+	if (src != UW_SRC_SFRAME)
+		e->fast = 0;
+	e->pc = cur->step.lookup;
+	e->key = cur->step.key;
+	cur->step.fill = NULL;
+}
+
 #include "formats.h"
 
 #endif /* UWIND_LIB_WALK_H */

@@ -37,41 +37,90 @@ static uwi_always_inline int arm_run(struct uw_cursor *cur,
 	return UWI_STEPPED;
 }
 
-/* ARM: run the EHABI entry for pc on the cursor's registers. */
-int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		   const struct uwi_arch *a, const struct uw_ehabi *eh,
-		   uint64_t pc)
+/*
+ * The EHABI entry's opcodes for pc: cached (where they start: checked
+ * as the opcode reader needs, every read of it being bounds-checked
+ * anyway), or looked up and cached.  UWI_NEXT: no entry, or "cannot
+ * unwind".
+ */
+static int ehabi_ops(struct uw_cursor *cur, const struct uw_ehabi *eh,
+		     uint64_t pc)
 {
+	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_EHABI);
 	struct uw_ehabi_entry *e = &cur->scratch.ehabi.e;
+	struct uw_cache_entry *f;
 	int err;
 
-	(void)a;
-	if (!UW_HAS_EHABI)
-		return UWI_NEXT;
+	if (h && h->u.w[1] <= 4 && h->u.w[2] <= 0xff && h->u.w[3] <= 1) {
+		e->ops.off = h->u.w[0];
+		e->ops.pos = (uint8_t)h->u.w[1];
+		e->ops.words = (uint8_t)h->u.w[2];
+		e->ops.in_extab = (uint8_t)h->u.w[3];
+		return UWI_STEPPED;
+	}
 	err = uw_ehabi_find(eh, pc, e);
 	if (err)
 		return err == UW_ENOENT ? UWI_NEXT : err;
 	/* No unwind information here: let frame pointers try. */
 	if (e->kind == UW_EHABI_KIND_CANTUNWIND)
 		return UWI_NEXT;
-	uwi_arm_vrs_ehabi(&cur->scratch.ehabi.vrs, &cur->regs, eh, &e->ops);
+	f = uwi_cache_fill(cur);
+	if (f && e->ops.off <= 0xffffffffu) {
+		f->u.w[0] = (uint32_t)e->ops.off;
+		f->u.w[1] = e->ops.pos;
+		f->u.w[2] = e->ops.words;
+		f->u.w[3] = e->ops.in_extab;
+		uwi_cache_tag(cur, f, UW_SRC_EHABI, 0);
+	}
+	return UWI_STEPPED;
+}
+
+/* ARM: run the EHABI entry for pc on the cursor's registers. */
+int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		   const struct uwi_arch *a, const struct uw_ehabi *eh,
+		   uint64_t pc)
+{
+	int ret;
+
+	(void)a;
+	if (!UW_HAS_EHABI)
+		return UWI_NEXT;
+	ret = ehabi_ops(cur, eh, pc);
+	if (ret != UWI_STEPPED)
+		return ret;
+	uwi_arm_vrs_ehabi(&cur->scratch.ehabi.vrs, &cur->regs, eh,
+			  &cur->scratch.ehabi.e.ops);
 	return arm_run(cur, cfg, &cur->scratch.ehabi.vrs);
 }
 
-/* ARM: the same from Chrome's tables. */
+/*
+ * ARM: the same from Chrome's tables.  The cache keeps the instruction
+ * index, checked against the instruction table on the way out.
+ */
 int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    const struct uwi_arch *a, const struct uw_chrome *ct,
 		    uint64_t pc)
 {
+	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_CHROME);
 	struct uw_chrome_loc *loc = &cur->scratch.chrome.loc;
+	struct uw_cache_entry *f;
 	int err;
 
 	(void)a;
 	if (!UW_HAS_CHROME)
 		return UWI_NEXT;
-	err = uw_chrome_find(ct, pc, loc);
-	if (err)
-		return err == UW_ENOENT ? UWI_NEXT : err;
+	if (h && h->u.w[0] < ct->insn_size) {
+		loc->insn = h->u.w[0];
+	} else {
+		err = uw_chrome_find(ct, pc, loc);
+		if (err)
+			return err == UW_ENOENT ? UWI_NEXT : err;
+		f = uwi_cache_fill(cur);
+		if (f) {
+			f->u.w[0] = loc->insn;
+			uwi_cache_tag(cur, f, UW_SRC_CHROME, 0);
+		}
+	}
 	uwi_arm_vrs_bytes(&cur->scratch.chrome.vrs, &cur->regs,
 			  ct->blob.data + ct->insn_off, ct->insn_size,
 			  loc->insn);

@@ -237,6 +237,7 @@ struct uw_bp_work {
 	struct uw_regs *caller;
 	uint64_t pc;
 	struct uw_regs out;
+	uint8_t cfi_found;
 };
 
 /**

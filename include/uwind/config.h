@@ -29,6 +29,8 @@
  *   UW_HAS_BREAKPAD  Breakpad STACK CFI and STACK WIN records
  *                    (lib/breakpad.c, lib/breakpad_eval.c,
  *                    lib/breakpad_step.c)
+ *   UW_HAS_CACHE     the walker's unwind cache (lib/cache.c): without
+ *                    it &struct uw_walk_cfg.cache is ignored
  *
  * Frame pointers are always there: they are the fallback of every walk.
  * lib/walk.c, lib/arch.c and lib/strerror.c are always built.
@@ -63,6 +65,9 @@
 #endif
 #ifndef UW_HAS_BREAKPAD
 #define UW_HAS_BREAKPAD	1
+#endif
+#ifndef UW_HAS_CACHE
+#define UW_HAS_CACHE	1
 #endif
 
 #if !UW_HAS_ARM && (UW_HAS_EHABI || UW_HAS_CHROME || UW_HAS_CORTEXM)

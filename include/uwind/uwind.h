@@ -21,6 +21,7 @@
 #include "chrome.h"
 #include "compact_unwind.h"
 #include "breakpad.h"
+#include "cache.h"
 
 /**
  * struct uw_module - a loaded module: a text range and its tables
@@ -37,6 +38,15 @@
  * @cu: Apple compact unwind (__TEXT,__unwind_info), or NULL
  * @bp: Breakpad STACK CFI and STACK WIN records, or NULL (preferred to
  *	compact unwind where both are)
+ * @cache_id: for a walk with a cache (&struct uw_walk_cfg.cache): the
+ *	module's identity, non-zero and distinct from that of every other
+ *	module whose frames the same cache holds (of this walk or of
+ *	others: another process's, say); 0 keeps the module's frames out of
+ *	the cache
+ * @cache_gen: the generation of what the module holds: change it
+ *	(a counter: +1) whenever its tables, bias or range change, or
+ *	another module takes its cache_id; a cache entry is used only for
+ *	the cache_id and cache_gen it was made for
  *
  * The tables are set up once by the host (uw_sframe_init() and kin,
  * ideally checked whole with uw_sframe_check() and kin) and only read by
@@ -50,6 +60,8 @@ struct uw_module {
 	const struct uw_cu *cu;
 	const struct uw_bp *bp;
 	uint64_t bias;
+	uint32_t cache_id;
+	uint32_t cache_gen;
 };
 
 /**
@@ -182,6 +194,9 @@ enum uw_walk_flags {
  * @flags: &enum uw_walk_flags
  * @max_depth: frames at most; 0: no limit beyond the frame array
  * @cm_psp: UW_WALK_CORTEX_M: the process stack pointer at the fault
+ * @cache: a cache (uw_cache_init()) the walk consults before a module's
+ *	tables and fills after, or NULL; the frames are the same with and
+ *	without it (see cache.h)
  */
 struct uw_walk_cfg {
 	enum uw_arch arch;
@@ -194,6 +209,7 @@ struct uw_walk_cfg {
 	uint32_t flags;
 	uint32_t max_depth;
 	uint64_t cm_psp;
+	struct uw_cache *cache;
 };
 
 /*
@@ -218,6 +234,10 @@ struct uwi_arm_vrs {
 struct uwi_step {
 	uint64_t pc, sp;
 	uint64_t lookup;
+	uint64_t key;			/* the module's cache tag */
+	const struct uw_cache_entry *hit; /* a format's cached answer */
+	struct uw_cache_entry *fill;	/* the slot a table's answer goes
+					 * to, or NULL */
 	uint64_t new_sp;
 	bool ra_in_reg;
 	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
@@ -227,6 +247,35 @@ struct uwi_step {
 
 union uwi_scratch {
 	struct uw_row row;
+	struct {
+		struct uw_row row;
+		struct uw_cache_entry e;
+		struct uwi_fast_env {
+			const struct uw_module *mods;
+			size_t nmods;
+			struct uw_cache *cache;
+			uw_read_fn read;
+			void *ctx;
+			uint64_t lo, span;
+			uint64_t pac;
+			int64_t sp_from_cfa;
+			uint32_t depth_max;
+			uint8_t arch;
+			bool be;
+			uint8_t pc, sp, fp;
+		} env;
+		struct uwi_fast {
+			uint64_t pc, sp, fp, cfa;
+			uint64_t lookup;
+			const struct uw_module *mod;
+			uint64_t key;
+			uint32_t depth;
+			uint16_t module;
+			bool fp_ok;
+			bool cached;
+		} f;
+		uint8_t buf[16];
+	} fast;
 	struct {
 		struct uw_ehabi_entry e;
 		struct uwi_arm_vrs vrs;

@@ -36,3 +36,36 @@ $(BENCH_DIR)/%.sframe: $(BENCH_DIR)/%/gen
 bench-table: $(BENCH_MIXES:%=$(BENCH_DIR)/%.sframe)
 
 ALL_TARGETS += $(BENCH_DIR)/sframe_bench
+
+# The whole-stack benchmark (selftests/bench/walk_bench.c): frame records
+# and SFrame both, so that every walker can walk the same stack.
+WALK_BENCH_FLAGS := -O2 -fno-omit-frame-pointer \
+	-Wa,--gsframe \
+	-fno-optimize-sibling-calls -fno-inline-small-functions
+$(BENCH_DIR)/walk_bench: selftests/bench/walk_bench.c $(LIBUWIND) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(WALK_BENCH_FLAGS) $(HOST_LDFLAGS) -o $@ $< \
+		$(LIBUWIND) -ldl -lpthread
+
+ALL_TARGETS += $(BENCH_DIR)/walk_bench
+
+# The same stack on 32-bit ARM (Thumb-2), for qemu-arm: EHABI from its
+# own .ARM.exidx, and a Chrome table made from its DWARF CFI by the tool.
+# Built with the Chrome tests' ARM core objects (selftests/chrome/build.mk).
+ifeq ($(SAN),)
+ifneq ($(shell command -v arm-linux-gnueabihf-gcc 2>/dev/null),)
+WALK_BENCH_ARM_LIB := $(LIB_SRCS:lib/%.c=$(O)/selftests/chrome/armlib/%.o)
+$(BENCH_DIR)/walk_bench-arm: selftests/bench/walk_bench.c $(WALK_BENCH_ARM_LIB) \
+		$(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	arm-linux-gnueabihf-gcc -std=gnu11 -O2 -g $(WARN) -Iinclude -static \
+		-mthumb -funwind-tables -fno-omit-frame-pointer \
+		-fno-optimize-sibling-calls -o $@ $< $(WALK_BENCH_ARM_LIB)
+
+$(BENCH_DIR)/walk_bench-arm.chrome: $(BENCH_DIR)/walk_bench-arm $(TOOL)
+	$(TOOL) convert --breakpad $< >$@.sym
+	$(TOOL) convert --chrome $@.sym -o $@
+
+ALL_TARGETS += $(BENCH_DIR)/walk_bench-arm $(BENCH_DIR)/walk_bench-arm.chrome
+endif
+endif

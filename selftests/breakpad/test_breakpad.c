@@ -10,6 +10,7 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 /* ---- memory: a stack image, and "every address holds itself + 1" ---- */
 
@@ -592,7 +593,7 @@ static void walk_setup(enum uw_arch arch, uint64_t bias)
 
 static size_t walk(void)
 {
-	return uw_walk(&wf.cur, &wf.cfg, &wf.regs, wf.fr, 8, &wf.res);
+	return uwt_walk(&wf.cur, &wf.cfg, &wf.regs, wf.fr, 8, &wf.res);
 }
 
 static void test_walks(void)
@@ -731,5 +732,6 @@ int main(void)
 	test_win();
 	test_walks();
 	test_win_walks();
+	uwt_cache_report();
 	return tap_done();
 }

@@ -22,6 +22,7 @@
 #include <uwind/chrome.h>
 #include "../../scripts/uwind/chrome_gen.h"
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 /* ---- blob building ---- */
 
@@ -597,7 +598,7 @@ static void test_walk(void)
 	uw_reg_set(&r, 13, SP0);
 	uw_reg_set(&r, 14, 0x8121);
 	uw_reg_set(&r, 15, 0x8011);
-	n = err ? 0 : uw_walk(&cur, &cfg, &r, fr, 8, &res);
+	n = err ? 0 : uwt_walk(&cur, &cfg, &r, fr, 8, &res);
 	ok(n == 3 && fr[0].pc == 0x8010 && fr[0].sp == SP0 &&
 	   fr[0].source == UW_SRC_CHROME && fr[1].pc == 0x8120 &&
 	   fr[1].sp == SP0 + 8 && fr[1].source == UW_SRC_CHROME &&
@@ -839,5 +840,6 @@ int main(void)
 	test_hostile();
 	test_walk();
 	test_generator();
+	uwt_cache_report();
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 /* ---- a table builder ---- */
 
@@ -577,7 +578,7 @@ static size_t walk_setup(const uint32_t (*e)[2], uint16_t n, uint32_t fo,
 
 static size_t walk(size_t max)
 {
-	return uw_walk(&fx.cur, &fx.cfg, &fx.regs, fx.fr, max, &fx.res);
+	return uwt_walk(&fx.cur, &fx.cfg, &fx.regs, fx.fr, max, &fx.res);
 }
 
 /*
@@ -752,5 +753,6 @@ int main(void)
 	test_walk_x86_64();
 	test_walk_arm64();
 	test_walk_x86();
+	uwt_cache_report();
 	return tap_done();
 }

@@ -6,10 +6,13 @@
 
 CORE_T_DIR := $(O)/selftests/core
 
-$(CORE_T_DIR)/test_core: selftests/core/test_core.c \
+# test_core and test_cache (the walker's cache: collisions, generations,
+# identity, fuzzed contents), both on the SFrame test encoder's tables.
+$(CORE_T_DIR)/test_core $(CORE_T_DIR)/test_cache: $(CORE_T_DIR)/%: \
+		selftests/core/%.c \
 		$(O)/tool/sframe_enc.o $(LIBUWIND) $(LIB_HDRS) \
 		scripts/uwind/sframe_enc.h selftests/common/tap.h \
-		selftests/common/check.h
+		selftests/common/check.h selftests/common/cachewalk.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
 		$(O)/tool/sframe_enc.o $(LIBUWIND)
@@ -33,3 +36,5 @@ endif
 # The public headers as an API: kernel-doc clean and complete, nothing
 # outside uwind's namespace, env.h replaceable (api.sh; about 2 s).
 $(call uw_test,sh selftests/core/api.sh $(O))
+
+$(call uw_test,$(CORE_T_DIR)/test_cache,unit san,$(CORE_T_DIR)/test_cache)

@@ -20,6 +20,7 @@
 #include <uwind/uwind.h>
 #include <uwind/ehabi.h>
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -1202,7 +1203,7 @@ static void test_walk(void)
 		cfg.nmods = 1;
 		regs_setup(&r);
 		uw_reg_set(&r, 15, 0x1008);
-		n = err ? 0 : uw_walk(cur, &cfg, &r, fr, 8, &res);
+		n = err ? 0 : uwt_walk(cur, &cfg, &r, fr, 8, &res);
 		ok(n == 3 && fr[0].pc == 0x1008 && fr[0].sp == SP0 &&
 		   fr[0].source == UW_SRC_EHABI && fr[1].pc == 0x2010 &&
 		   (fr[1].flags & UW_FRAME_THUMB) && fr[1].sp == SP0 + 8 &&
@@ -1237,5 +1238,6 @@ int main(void)
 	test_lookup();
 	test_hostile();
 	test_walk();
+	uwt_cache_report();
 	return tap_done();
 }

@@ -21,6 +21,8 @@
 
 #define CHECK(c) do { if (!(c)) { __builtin_trap(); } } while (0)
 
+#include "fuzzcache.h"
+
 struct image {
 	const uint8_t *bytes;
 	size_t size;
@@ -211,6 +213,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[16] % 32, &res);
+	fuzz_cache_walks(&cfg, &regs, 1 + h[16] % 32, frames, n, &res,
+			 im.bytes, im.size);
 	CHECK(n >= 1 && n == res.nframes);
 	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);
 	/*

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "image.h"
+#include "fuzzcache.h"
 
 #define BASE	0x400000ull
 #define STACK	0x7ff00000ull
@@ -148,6 +149,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     BASE + h[14];
 	uw_reg_set(&regs, ai.pc, pc);
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[13] % 32, &res);
+	fuzz_cache_walks(&cfg, &regs, 1 + h[13] % 32, frames, n, &res,
+			 im.bytes, im.size);
 	CHECK(n >= 1 && n == res.nframes);
 	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);
 	for (i = 1; i < n; i++)

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "image.h"
+#include "fuzzcache.h"
 
 #define BASE	0x100000000ull
 #define STACK	0x7ff00000ull
@@ -131,6 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uw_reg_set(&regs, aib.pc, BASE + ((uint64_t)h[12] << 8 | h[13]) *
 		   (1 + h[14]));
 	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[15] % 32, &res);
+	fuzz_cache_walks(&cfg, &regs, 1 + h[15] % 32, frames, n, &res,
+			 im.bytes, im.size);
 	CHECK(n >= 1 && n == res.nframes);
 	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);
 	for (i = 1; i < n; i++)

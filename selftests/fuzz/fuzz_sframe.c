@@ -95,6 +95,8 @@ static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	} \
 } while (0)
 
+#include "fuzzcache.h"
+
 static void check_rule(const struct uw_rule *r)
 {
 	CHECK(r->kind <= UW_RULE_UNDEF);
@@ -324,6 +326,8 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 
 	max = 1 + (h->max_depth & D_DEPTH_MASK) % MAX_FRAMES;
 	n = uw_walk(&cur, &cfg, &regs, frames, max, &res);
+	fuzz_cache_walks(&cfg, &regs, max, frames, n, &res, im->data,
+			 im->size);
 	CHECK(n >= 1 && n <= max);
 	CHECK(res.nframes == n);
 	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);

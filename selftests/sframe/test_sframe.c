@@ -21,6 +21,7 @@
 #include "sframe_enc.h"
 #include "testutil.h"
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NW(...)		(sizeof((int32_t[]){ __VA_ARGS__ }) / sizeof(int32_t))
@@ -951,7 +952,7 @@ static bool check_walk(const struct uw_walk_cfg *cfg, const struct uw_regs *r,
 	bool good;
 
 	memset(fr, 0xa5, sizeof(fr));
-	n = uw_walk(&cur, cfg, r, fr, max, &res);
+	n = uwt_walk(&cur, cfg, r, fr, max, &res);
 	good = n == w->n && res.nframes == n && res.stop == w->stop &&
 	       res.err == w->err;
 	for (i = 0; good && i < n; i++)
@@ -1964,5 +1965,6 @@ int main(void)
 	test_far_pcrel();
 	test_wrapping_pcrel();
 	test_mutations();
+	uwt_cache_report();
 	return tap_done();
 }

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Every walk of a unit test, again with the walker's cache: the tests'
+ * walk fixtures call uwt_walk() instead of uw_walk().  It walks as asked
+ * (that walk's result is the caller's), then again with every module
+ * cached (cache_id = index + 1), through a 1-slot cache (every pc
+ * collides) and a 256-slot one, each cold and then warm, and counts
+ * every walk whose frames or outcome differ from the first in
+ * uwt_cache_diffs.  uwt_cache_report() prints it as one TAP line.
+ *
+ * Header-only, static: each test program has its own counters.
+ */
+#ifndef UWIND_SELFTESTS_CACHEWALK_H
+#define UWIND_SELFTESTS_CACHEWALK_H
+
+#include <stdbool.h>
+#include <string.h>
+#include <uwind/uwind.h>
+#include "tap.h"
+
+#define UWT_CACHE_MODS	64
+#define UWT_CACHE_MAXF	256
+
+static unsigned int uwt_cache_walks, uwt_cache_diffs;
+
+static inline bool uwt_frames_same(const struct uw_frame *a, size_t na,
+				   const struct uw_walk_result *ra,
+				   const struct uw_frame *b, size_t nb,
+				   const struct uw_walk_result *rb)
+{
+	size_t i;
+
+	if (na != nb || ra->nframes != rb->nframes || ra->stop != rb->stop ||
+	    ra->err != rb->err)
+		return false;
+	for (i = 0; i < na; i++)
+		if (a[i].pc != b[i].pc || a[i].sp != b[i].sp ||
+		    a[i].cfa != b[i].cfa || a[i].source != b[i].source ||
+		    a[i].flags != b[i].flags || a[i].module != b[i].module)
+			return false;
+	return true;
+}
+
+static inline size_t uwt_walk(struct uw_cursor *cur,
+			      const struct uw_walk_cfg *cfg,
+			      const struct uw_regs *regs,
+			      struct uw_frame *frames, size_t max,
+			      struct uw_walk_result *res)
+{
+	static struct uw_module mods[UWT_CACHE_MODS];
+	static struct uw_frame fr[UWT_CACHE_MAXF];
+	static struct uw_cache_entry mem[256];
+	static struct uw_cursor c2;
+	static const size_t sizes[] = { 1, 256 };
+	struct uw_walk_result r2;
+	struct uw_walk_cfg cc;
+	struct uw_cache cache;
+	size_t n = uw_walk(cur, cfg, regs, frames, max, res), n2, i, k;
+	int pass;
+
+	if (!cfg || !regs || !frames || max > UWT_CACHE_MAXF ||
+	    cfg->nmods > UWT_CACHE_MODS || cfg->cache)
+		return n;
+	cc = *cfg;
+	for (i = 0; i < cfg->nmods; i++) {
+		mods[i] = cfg->mods[i];
+		mods[i].cache_id = (uint32_t)i + 1;
+		mods[i].cache_gen = 1;
+	}
+	if (cfg->nmods)
+		cc.mods = mods;
+	cc.cache = &cache;
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		uw_cache_init(&cache, mem, sizes[k]);
+		for (pass = 0; pass < 2; pass++) {
+			n2 = uw_walk(&c2, &cc, regs, fr, max, &r2);
+			uwt_cache_walks++;
+			if (!uwt_frames_same(frames, n, res, fr, n2, &r2)) {
+				uwt_cache_diffs++;
+				diag("cache (%zu slots, %s) changed a walk: "
+				     "%zu frames, stop %s, not %zu, %s",
+				     sizes[k], pass ? "warm" : "cold", n2,
+				     uw_stop_name(r2.stop), n,
+				     uw_stop_name(res->stop));
+			}
+		}
+	}
+	return n;
+}
+
+static inline void uwt_cache_report(void)
+{
+	ok(uwt_cache_walks > 0 && uwt_cache_diffs == 0,
+	   "every walk the same with the cache, cold and warm, 1 and 256"
+	   " slots (%u walks, %u differ)", uwt_cache_walks,
+	   uwt_cache_diffs);
+}
+
+#endif /* UWIND_SELFTESTS_CACHEWALK_H */
