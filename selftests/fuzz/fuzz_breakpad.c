@@ -148,11 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pc = indexed && bp.ncfi ? BASE + idx[h[15] % bp.ncfi].rva + h[14] :
 	     BASE + h[14];
 	uw_reg_set(&regs, ai.pc, pc);
-	n = uw_walk(&cur, &cfg, &regs, frames, 1 + h[13] % 32, &res);
-	fuzz_cache_walks(&cfg, &regs, 1 + h[13] % 32, frames, n, &res,
-			 im.bytes, im.size);
-	CHECK(n >= 1 && n == res.nframes);
-	CHECK(res.stop > UW_STOP_NONE && res.stop < UW_STOP_COUNT);
+	n = fuzz_walk(&cur, &cfg, &regs, frames, 1 + h[13] % 32, &res,
+		      im.bytes, im.size);
 	for (i = 1; i < n; i++)
 		CHECK(frames[i].sp >= frames[i - 1].sp);
 	free(t);

@@ -70,4 +70,22 @@ static void fuzz_cache_walks(const struct uw_walk_cfg *cfg,
 	CHECK(res.err <= 0 && res.err >= UW_ERR_MIN);
 }
 
+/*
+ * Every target's walk: uw_walk, the same walk through the cache (above),
+ * and what holds for any walk: at least the first frame, within max,
+ * counted in res, ended for a known reason.  Returns the frame count.
+ */
+static size_t fuzz_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			const struct uw_regs *regs, struct uw_frame *frames,
+			size_t max, struct uw_walk_result *res,
+			const uint8_t *bytes, size_t nbytes)
+{
+	size_t n = uw_walk(cur, cfg, regs, frames, max, res);
+
+	fuzz_cache_walks(cfg, regs, max, frames, n, res, bytes, nbytes);
+	CHECK(n >= 1 && n <= max && n == res->nframes);
+	CHECK(res->stop > UW_STOP_NONE && res->stop < UW_STOP_COUNT);
+	return n;
+}
+
 #endif /* UWIND_FUZZ_FUZZCACHE_H */
