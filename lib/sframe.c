@@ -623,6 +623,7 @@ static uwi_always_inline int saved_word(const struct uw_sframe *sf,
 				       int32_t w, uint8_t dflt_reg,
 				       struct uw_rule *r)
 {
+	r->off = 0;
 	if (sf->arch == UW_ARCH_S390X) {
 		if (w == 0) {		/* padding: not saved */
 			r->kind = dflt_reg ? UW_RULE_REG : UW_RULE_SAME;
@@ -637,6 +638,7 @@ static uwi_always_inline int saved_word(const struct uw_sframe *sf,
 	}
 	(void)ai;
 	r->kind = UW_RULE_CFA_OFF;
+	r->reg = 0;
 	r->off = w;
 	return 0;
 }
@@ -646,6 +648,8 @@ static uwi_always_inline void ra_default(const struct uw_sframe *sf,
 					const struct uw_arch_info *ai,
 					struct uw_rule *r)
 {
+	r->reg = 0;
+	r->off = 0;
 	if (sf->fixed_ra) {
 		r->kind = UW_RULE_CFA_OFF;
 		r->off = sf->fixed_ra;
@@ -660,11 +664,12 @@ static uwi_always_inline void ra_default(const struct uw_sframe *sf,
 static uwi_always_inline void fp_default(const struct uw_sframe *sf,
 					struct uw_rule *r)
 {
+	r->kind = UW_RULE_SAME;
+	r->reg = 0;
+	r->off = 0;
 	if (sf->fixed_fp) {
 		r->kind = UW_RULE_CFA_OFF;
 		r->off = sf->fixed_fp;
-	} else {
-		r->kind = UW_RULE_SAME;
 	}
 }
 
@@ -813,24 +818,32 @@ static uwi_always_inline int row_flex(const struct uw_sframe *sf,
 	return i == fre->nwords ? 0 : UW_EBADDATA;
 }
 
-/* The row's function, start (fre_start into it) and flags; rules UNDEF. */
-static uwi_always_inline void row_init(const struct uw_sframe_fde *fde,
+/* The row's function, start (fre_start into it) and flags. */
+static uwi_always_inline void row_head(const struct uw_sframe_fde *fde,
 				      uint32_t fre_start, bool ra_mangled,
 				      struct uw_row *row)
 {
 	row->fn_start = fde->func_start;
 	row->fn_size = fde->func_size;
 	row->start = fde->func_start + fre_start;
-	row->cfa.kind = UW_RULE_UNDEF;
-	row->cfa.reg = 0;
-	row->cfa.off = 0;
-	row->ra = row->cfa;
-	row->fp = row->cfa;
 	row->flags = fde->signal ? UW_ROW_SIGNAL : 0;
 	if (fde->pauth_key_b)
 		row->flags |= UW_ROW_PAUTH_KEY_B;
 	if (ra_mangled)
 		row->flags |= UW_ROW_RA_MANGLED;
+}
+
+/* ... and its rules UNDEF, for the decoders that leave some unset. */
+static uwi_always_inline void row_init(const struct uw_sframe_fde *fde,
+				      uint32_t fre_start, bool ra_mangled,
+				      struct uw_row *row)
+{
+	row_head(fde, fre_start, ra_mangled, row);
+	row->cfa.kind = UW_RULE_UNDEF;
+	row->cfa.reg = 0;
+	row->cfa.off = 0;
+	row->ra = row->cfa;
+	row->fp = row->cfa;
 }
 
 int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
@@ -883,7 +896,8 @@ static uwi_always_inline int fre_row_default(const struct uw_sframe *sf,
 		fre_words(p + 1, n, 2, be, w);
 	else
 		fre_words(p + 1, n, 4, be, w);
-	row_init(fde, start, info & 0x80, row);
+	/* row_rules() sets every field of the three rules. */
+	row_head(fde, start, info & 0x80, row);
 	return row_rules(sf, &sf->ai, info & 1, n, w[0], w[1], w[2], row);
 }
 
