@@ -21,6 +21,7 @@
 #include <uwind/uwind.h>
 #include "span.h"
 #include "bp_text.h"
+#include "walk.h"
 
 static const char x86_64_names[17][5] = {
 	"$rax", "$rdx", "$rcx", "$rbx", "$rsi", "$rdi", "$rbp", "$rsp",
@@ -296,23 +297,31 @@ static int arith(char op, uint64_t a, uint64_t b, uint64_t *r)
 
 /*
  * '^': a word of program memory, read through the caller's accessor
- * (within the stack bounds, when given) into the evaluator's buffer.
+ * (within the stack bounds, when given) into the evaluator's buffer, or
+ * in place under UW_WALK_DIRECT_STACK.
  */
 int uwi_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v)
 {
 	const struct uw_walk_cfg *cfg = ev->cfg;
 	unsigned int n = word32(ev) ? 4 : 8;
+	const uint8_t *p = ev->buf;
 
-	if (!cfg->mem.read)
+	if (!cfg->mem.read && !(cfg->flags & UW_WALK_DIRECT_STACK))
 		return UW_EINVAL;
 	if (addr > ~(uint64_t)0 - (n - 1))
 		return UW_EOVERFLOW;
-	if (cfg->stack_hi &&
-	    (addr < cfg->stack_lo || addr + (n - 1) >= cfg->stack_hi))
-		return UW_ESTACK;
-	if (cfg->mem.read(cfg->mem.ctx, addr, ev->buf, n))
-		return UW_EREAD;
-	*v = uwi_load(ev->buf, n, cfg->big_endian);
+	if (cfg->flags & UW_WALK_DIRECT_STACK) {
+		p = uwi_direct(cfg, addr, n);
+		if (!p)
+			return UW_ESTACK;
+	} else {
+		if (cfg->stack_hi &&
+		    (addr < cfg->stack_lo || addr + (n - 1) >= cfg->stack_hi))
+			return UW_ESTACK;
+		if (cfg->mem.read(cfg->mem.ctx, addr, ev->buf, n))
+			return UW_EREAD;
+	}
+	*v = uwi_load(p, n, cfg->big_endian);
 	return 0;
 }
 

@@ -59,6 +59,17 @@
 #define uwi_unpredictable(x)	(x)
 #endif
 
+/*
+ * Keep x in a register as computed here: the compiler cannot see through
+ * it, so a rare branch that changes x stays a branch (rather than a
+ * conditional move on the common path).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define uwi_opaque(x)		__asm__("" : "+r"(x))
+#else
+#define uwi_opaque(x)		((void)0)
+#endif
+
 /* A result the caller must look at (a fallible read). */
 #if UWI_HAS_ATTRIBUTE(__warn_unused_result__)
 #define uwi_must_check		__attribute__((__warn_unused_result__))

@@ -1033,7 +1033,9 @@ int uw_sframe_check(const struct uw_sframe *sf, struct uw_check *c)
 /*
  * SFrame: the row for pc, kept in the cursor (not on our stack), into
  * the cache's slot if there is one, applied.  A cached row is applied by
- * the walker itself (lib/walk.c): it never comes here.
+ * the walker itself (lib/walk.c): it never comes here.  The walker's
+ * fast loop may have looked pc up already, and stopped at the row (its
+ * shape is not the loop's): then the row is in the cursor (row_sf).
  */
 int uwi_sframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    const struct uwi_arch *a, const struct uw_sframe *sf,
@@ -1041,7 +1043,11 @@ int uwi_sframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 {
 	const struct uw_row *row = &cur->scratch.row;
 	struct uw_cache_entry *e;
-	int err = uw_sframe_find(sf, pc, &cur->scratch.row);
+	int err = 0;
+
+	if (cur->step.row_sf != sf || cur->step.row_pc != pc)
+		err = uw_sframe_find(sf, pc, &cur->scratch.row);
+	cur->step.row_sf = NULL;
 
 	if (err)
 		return err == UW_ENOENT ? UWI_NEXT : err;

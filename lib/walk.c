@@ -30,22 +30,34 @@ static uwi_always_inline bool in_stack(const struct uw_walk_cfg *cfg,
 
 /*
  * n (1 or 2) consecutive size-byte words of program memory at addr, in
- * the program's byte order, with one call of the accessor.
+ * the program's byte order, with one call of the accessor (into buf), or
+ * in place under UW_WALK_DIRECT_STACK.
  */
 static uwi_always_inline int read_words(const struct uw_walk_cfg *cfg,
 					unsigned int size, uint64_t addr,
 					unsigned int n, uint64_t *v,
 					uint8_t *buf)
 {
-	if (size > 8 || !cfg->mem.read)
+	const uint8_t *p = buf;
+
+	if (size > 8)
 		return UW_EINVAL;
-	if (uwi_unlikely(!in_stack(cfg, addr, n * size)))
-		return UW_ESTACK;
-	if (cfg->mem.read(cfg->mem.ctx, addr, buf, n * size))
-		return UW_EREAD;
-	v[0] = uwi_load(buf, size, cfg->big_endian);
+	if (cfg->flags & UW_WALK_DIRECT_STACK) {
+		/* The caller vouched for [stack_lo, stack_hi). */
+		p = uwi_direct(cfg, addr, n * size);
+		if (!p)
+			return UW_ESTACK;
+	} else {
+		if (!cfg->mem.read)
+			return UW_EINVAL;
+		if (uwi_unlikely(!in_stack(cfg, addr, n * size)))
+			return UW_ESTACK;
+		if (cfg->mem.read(cfg->mem.ctx, addr, buf, n * size))
+			return UW_EREAD;
+	}
+	v[0] = uwi_load(p, size, cfg->big_endian);
 	if (n > 1)
-		v[1] = uwi_load(buf + size, size, cfg->big_endian);
+		v[1] = uwi_load(p + size, size, cfg->big_endian);
 	return 0;
 }
 
@@ -475,13 +487,21 @@ static int run_phase(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	}
 }
 
-int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-		   const struct uw_regs *regs)
+/*
+ * uw_cursor_init() but for the registers, which uw_walk() copies only
+ * when its fast loop does not take the first frame from the caller's.
+ * Out of line: uw_walk()'s frame lies under every step.
+ */
+static uwi_noinline int cursor_begin(struct uw_cursor *cur,
+				     const struct uw_walk_cfg *cfg,
+				     const struct uw_regs *regs)
 {
 	const struct uwi_arch *a;
 	uint64_t pc, sp;
 
 	if (!cur || !cfg || !regs)
+		return UW_EINVAL;
+	if ((cfg->flags & UW_WALK_DIRECT_STACK) && !uwi_direct_ok(cfg))
 		return UW_EINVAL;
 	a = uwi_arch_get(cfg->arch);
 	if (!a)
@@ -489,7 +509,6 @@ int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	if (!uw_reg_get(regs, a->info.pc, &pc) ||
 	    !uw_reg_get(regs, a->info.sp, &sp))
 		return UW_EREG;
-	uwi_regs_copy(&cur->regs, regs);
 	cur->cfa = 0;
 	cur->depth = 0;
 	cur->flags = 0;
@@ -497,8 +516,19 @@ int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	cur->stop = UW_STOP_NONE;
 	cur->cm_thread = 0;
 	cur->step.bp_depth = 0;
+	cur->step.row_sf = NULL;
 	cur->module = find_module(cfg, uwi_code_addr(a, pc));
 	return 0;
+}
+
+int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		   const struct uw_regs *regs)
+{
+	int ret = cursor_begin(cur, cfg, regs);
+
+	if (!ret)
+		uwi_regs_copy(&cur->regs, regs);
+	return ret;
 }
 
 static int end_walk(struct uw_cursor *cur, int stop, int ret)
@@ -585,208 +615,105 @@ static int commit(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 
 /*
  * The fast path: a frame whose module has an SFrame row of the common
- * shape for its pc (CFA = sp or fp + offset; return address and frame
- * pointer saved at the CFA side by side; see uwi_cache_row()), from the
- * cache or, on a miss or without one, from the table.  It does what the
- * phases and the commit do with such a row (apply_rules(), commit()),
- * every check included, on the registers kept in locals (struct uwi_fast);
- * on anything else (another shape, another format, no row) or anything
- * that would end the walk it changes nothing and returns false, and the
- * general path takes the step from the start.
+ * shape for its pc (CFA = sp or fp + offset; the frame pointer and,
+ * above it, the return address saved side by side at the CFA; see
+ * uwi_cache_row()), from the cache or, on a miss or without one, from
+ * the table.  It does what the phases and the commit do with such a row
+ * (apply_rules(), commit()), every check included; on anything else
+ * (another shape, another format, no row) or anything that would end the
+ * walk it stops before the frame, changing nothing of it, and the
+ * general path takes the step from the start.  Only on architectures
+ * whose caller's sp is the CFA (x86-64, AArch64).
  *
- * Addresses: the base register must lie in [2^32, 2^64 - 2^33), so that
- * the CFA and the pair's address (base plus two 32-bit offsets) and the
- * pair's end cannot wrap; any other base is left to the general path's
- * overflow-checked arithmetic.
- */
-/*
- * The fast path's state (struct uwi_fast: the registers, the module's
- * part) and what it reads of the walk's configuration (struct
- * uwi_fast_env), both in the cursor's scratch rather than on the stack
- * (which they would make too deep for the lookup under them), the latter read
- * once: the accessor call in every frame would make the compiler read
- * the configuration again.  The stack bounds become one compare: addr -
- * lo <= span (no bounds: 0 and all ones; bounds too close for 16 bytes:
- * all ones and 0, which no address the fast path computes passes).
+ * Addresses: the CFA and the pair's address are base plus two 32-bit
+ * offsets, computed without overflow checks, so every base must be one
+ * for which neither can wrap.  Reading through the accessor, the base
+ * must lie in [2^32, 2^64 - 2^33).  Reading in place
+ * (UW_WALK_DIRECT_STACK), the pair must lie within stack bounds that
+ * themselves lie in that range: the sum of two 32-bit offsets cannot
+ * bring a base that wrapped back into it, so the bounds check alone
+ * suffices (and an unknown frame pointer, 0 here, always fails it).  Any
+ * other base is left to the general path's overflow-checked arithmetic.
+ *
+ * State: the frame's registers are the loop's locals; what the loop
+ * reads of the walk and of the frame's module is in the cursor (struct
+ * uwi_fast), read in place, so that the loop's own frame stays small
+ * under the lookup a miss makes.
  */
 #define FAST_BASE_MIN	((uint64_t)1 << 32)
 #define FAST_BASE_SPAN	(~(uint64_t)0 - ((uint64_t)3 << 32) + 1)
 
-static uwi_always_inline void fast_env_init(struct uwi_fast_env *v,
-					    const struct uw_walk_cfg *cfg,
-					    const struct uwi_arch *a)
-{
-	v->mods = cfg->mods;
-	v->nmods = cfg->nmods;
-	v->cache = UW_HAS_CACHE ? cfg->cache : NULL;
-	v->read = cfg->mem.read;
-	v->ctx = cfg->mem.ctx;
-	v->lo = 0;
-	v->span = ~(uint64_t)0;
-	if (cfg->stack_hi) {
-		v->lo = ~(uint64_t)0;
-		v->span = 0;
-		if (cfg->stack_hi >= 16 && cfg->stack_lo <= cfg->stack_hi - 16) {
-			v->lo = cfg->stack_lo;
-			v->span = cfg->stack_hi - 16 - cfg->stack_lo;
-		}
-	}
-	v->pac = cfg->arch == UW_ARCH_AARCH64 ? cfg->pac_mask : 0;
-	v->sp_from_cfa = a->sp_from_cfa;
-	/* A step is allowed while depth + 1 < max_depth. */
-	v->depth_max = cfg->max_depth ? cfg->max_depth - 1 : 0xffffffffu;
-	v->arch = (uint8_t)cfg->arch;
-	v->be = cfg->big_endian;
-	v->pc = a->info.pc;
-	v->sp = a->info.sp;
-	v->fp = a->info.fp;
-}
+/*
+ * uwi_cache_slot() for the loop: slot (hash >> 8) & mask is at byte
+ * ((hash >> 4) & (mask << 4)) * 3 of the slots, one shift fewer.
+ */
+_Static_assert(sizeof(struct uw_cache_entry) == 48,
+	       "fast_slot() scales by 48");
 
-/* The module's part of the state, when the frame changes modules. */
-static uwi_always_inline void fast_module(struct uwi_fast *f,
-					  const struct uwi_fast_env *v)
+static uwi_always_inline struct uw_cache_entry *
+fast_slot(const uint8_t *ents, uint64_t mask16, uint64_t pc)
 {
-	f->mod = f->module < v->nmods && v->mods[f->module].sframe ?
-		 &v->mods[f->module] : NULL;
-	f->key = f->mod ? uwi_cache_key(f->mod) : 0;
-	f->cached = UW_HAS_CACHE && v->cache && f->mod && f->mod->cache_id;
-}
+	uint64_t off = (((uint32_t)pc * 0x9e3779b1u) >> 4) & mask16;
 
-static uwi_always_inline void fast_load(struct uwi_fast *f,
-					const struct uw_cursor *cur,
-					const struct uwi_fast_env *v)
-{
-	bool exact = cur->depth == 0 || (cur->flags & UW_FRAME_SIGNAL);
-
-	f->pc = cur->regs.r[v->pc];
-	f->sp = cur->regs.r[v->sp];
-	f->fp = cur->regs.r[v->fp];
-	f->fp_ok = (cur->regs.valid >> v->fp) & 1;
-	f->cfa = cur->cfa;
-	f->depth = cur->depth;
-	f->module = cur->module;
-	f->lookup = f->pc - (!exact && f->pc);
-	fast_module(f, v);
-}
-
-/* The cursor as the general path leaves it after such steps. */
-static uwi_always_inline void fast_store(const struct uwi_fast *f,
-					 struct uw_cursor *cur,
-					 const struct uwi_fast_env *v)
-{
-	cur->regs.valid = (uint64_t)1 << v->pc | (uint64_t)1 << v->sp |
-			  (uint64_t)1 << v->fp;
-	cur->regs.r[v->pc] = f->pc;
-	cur->regs.r[v->sp] = f->sp;
-	cur->regs.r[v->fp] = f->fp;
-	cur->cfa = f->cfa;
-	cur->depth = f->depth;
-	cur->module = f->module;
-	cur->flags = 0;
-	cur->source = UW_SRC_SFRAME;
-	cur->step.ra_in_reg = false;
+	return (struct uw_cache_entry *)(uintptr_t)(ents + off * 3);
 }
 
 /*
- * A miss (or no cache): the table's row for lookup, put into the cache's
- * slot e, or into the cursor's scratch without a cache.  NULL: no row.
+ * The module's part of the state, when the frame changes modules; false
+ * for no module, or one without SFrame.  An uncached module (no cache,
+ * or cache_id 0) gets the cursor's own entry, whose key (0) no module's
+ * key matches here: every frame misses, and fast_fill() fills that entry
+ * instead of a slot.
  */
-static uwi_always_inline const struct uw_cache_entry *
-fast_fill(struct uw_cursor *cur, const struct uwi_fast_env *v,
-	  const struct uwi_arch *a, const struct uw_module *mod,
-	  uint64_t lookup, struct uw_cache_entry *e)
+static uwi_always_inline bool fast_module(struct uwi_fast *v,
+					  struct uw_cursor *cur,
+					  uint16_t module)
 {
-	if (uw_sframe_find(mod->sframe, lookup - mod->bias,
-			   &cur->scratch.fast.row))
-		return NULL;
-	if (!e)
-		e = &cur->scratch.fast.e;
-	uwi_cache_row(e, &cur->scratch.fast.row, &a->info, v->arch);
-	e->flags = (uint8_t)cur->scratch.fast.row.flags;
-	e->src = UW_SRC_SFRAME;
-	if (e != &cur->scratch.fast.e) {
-		v->cache->misses++;
-		e->pc = lookup;
-		e->key = uwi_cache_key(mod);
-	}
-	return e;
-}
+	const struct uw_walk_cfg *cfg = v->cfg;
+	struct uw_cache *c = UW_HAS_CACHE ? cfg->cache : NULL;
+	const struct uw_module *mod;
 
-/* The entry for the frame's lookup: the cache's, or fast_fill()'s. */
-static uwi_always_inline const struct uw_cache_entry *
-fast_entry(struct uw_cursor *cur, const struct uwi_fast_env *v,
-	   const struct uwi_arch *a, const struct uwi_fast *f)
-{
-	struct uw_cache_entry *e = NULL;
-
-	if (f->cached) {
-		e = uwi_cache_slot(v->cache, f->lookup);
-		if (uwi_likely(e->pc == f->lookup && e->key == f->key)) {
-			v->cache->hits++;
-			return e;
-		}
-	}
-	return fast_fill(cur, v, a, f->mod, f->lookup, e);
-}
-
-/* One frame: true when taken (see above); the caller checks the depth. */
-static uwi_always_inline bool fast_frame(struct uwi_fast *f,
-					 struct uw_cursor *cur,
-					 const struct uwi_fast_env *v,
-					 const struct uwi_arch *a)
-{
-	const struct uw_cache_entry *e;
-	uint64_t base, addr, ra, fp, sp;
-	uint8_t *buf = cur->scratch.fast.buf;
-
-	if (!f->mod)
+	v->module = module;
+	v->mod = NULL;
+	if (module >= cfg->nmods || !cfg->mods[module].sframe)
 		return false;
-	e = fast_entry(cur, v, a, f);
-	/*
-	 * Only the fast bits are trusted, and only for what they say: a
-	 * slot other formats fill has them clear (uwi_cache_tag()).
-	 */
-	if (!e || !(e->fast & UWI_FAST_ON) || e->arch != v->arch)
-		return false;
-	if (e->fast & UWI_FAST_FP) {
-		if (!f->fp_ok)
-			return false;
-		base = f->fp;
+	mod = &cfg->mods[module];
+	v->mod = mod;
+	v->mstart = mod->start;
+	v->mlen = mod->end - mod->start;
+	v->key = uwi_cache_key(mod);
+	v->ents = (const uint8_t *)&cur->scratch.fast.e;
+	v->mask16 = 0;
+	if (c && mod->cache_id) {
+		v->ents = (const uint8_t *)c->entries;
+		v->mask16 = (uint64_t)c->mask << 4;
 	} else {
-		base = f->sp;
-	}
-	if (base - FAST_BASE_MIN >= FAST_BASE_SPAN)
-		return false;
-	f->cfa = base + (int64_t)e->u.rule[0].off;
-	addr = f->cfa + (int64_t)e->pair_off;
-	if (addr - v->lo > v->span || v->read(v->ctx, addr, buf, 16))
-		return false;
-	ra = uwi_load(buf, 8, v->be);
-	fp = uwi_load(buf + 8, 8, v->be);
-	if (e->fast & UWI_FAST_RA_HI) {
-		uint64_t t = ra;
-
-		ra = fp;
-		fp = t;
-	}
-	if (e->flags & UW_ROW_RA_MANGLED)
-		ra &= ~v->pac;
-	sp = f->cfa + v->sp_from_cfa;
-	/* Progress: the caller lies above (its return address was saved). */
-	if (sp <= f->sp || (sp & 7) || ra == 0)
-		return false;
-	f->pc = ra;
-	f->sp = sp;
-	f->fp = fp;
-	f->fp_ok = true;
-	f->depth++;
-	f->lookup = ra - 1;
-	if (uwi_unlikely(f->lookup < f->mod->start ||
-			 f->lookup >= f->mod->end)) {
-		f->module = find_module_in(v->mods, v->nmods, f->lookup);
-		fast_module(f, v);
+		v->key |= 1;
 	}
 	return true;
+}
+
+/*
+ * A cache miss: the table's row for the frame fr, which the loop looked
+ * up into the cursor, put into the cache's slot e, counted.  Out of
+ * line, and not under the lookup: neither's registers nor stack are the
+ * loop's.
+ */
+static uwi_noinline const struct uw_cache_entry *
+fast_fill(struct uw_cursor *cur, uint64_t lookup, struct uw_cache_entry *e,
+	  struct uw_frame *fr)
+{
+	struct uwi_fast *v = &cur->scratch.fast.v;
+
+	uwi_cache_row(e, &cur->scratch.fast.row, &v->a->info,
+		      (uint8_t)v->cfg->arch);
+	e->src = UW_SRC_SFRAME;
+	v->cfg->cache->misses++;
+	e->pc = lookup;
+	e->key = uwi_cache_key(v->mod);
+	v->fills++;
+	v->fill_fr = fr;
+	return e;
 }
 
 /*
@@ -800,7 +727,19 @@ static uwi_always_inline bool fast_frame(struct uwi_fast *f,
 #define FAST_PATH	1
 #endif
 
-static uwi_always_inline bool fast_on(const struct uw_cursor *cur,
+/*
+ * Whether it has a copy for reading the stack in place.  Not in a
+ * kernel: it never reads a user stack in place (the general path still
+ * honours UW_WALK_DIRECT_STACK, were a kernel walk of its own stack to
+ * ask for it).
+ */
+#ifdef __KERNEL__
+#define FAST_DIRECT	0
+#else
+#define FAST_DIRECT	FAST_PATH
+#endif
+
+static uwi_always_inline bool fast_on(const struct uw_regs *regs,
 				      const struct uw_walk_cfg *cfg,
 				      const struct uwi_arch *a)
 {
@@ -809,8 +748,270 @@ static uwi_always_inline bool fast_on(const struct uw_cursor *cur,
 
 	return FAST_PATH && UW_HAS_SFRAME &&
 	       a->phases[0] == UWI_PHASE_TABLES &&
-	       a->info.ptr_size == 8 && cfg->mem.read &&
-	       (cur->regs.valid & need) == need;
+	       a->info.ptr_size == 8 && a->sp_from_cfa == 0 &&
+	       ((cfg->flags & UW_WALK_DIRECT_STACK) ? FAST_DIRECT :
+		cfg->mem.read != NULL) &&
+	       (regs->valid & need) == need;
+}
+
+/* This host's byte order, a constant the compiler folds. */
+static uwi_always_inline bool host_be(void)
+{
+	const union {
+		uint16_t u;
+		uint8_t b[2];
+	} probe = { 1 };
+
+	return probe.b[0] == 0;
+}
+
+/*
+ * The loop's view of the walk and of the cursor's frame's module; false
+ * when the loop cannot take the frame at all.  direct: reading in place,
+ * which needs stack bounds in [2^32, 2^64 - 2^33) (see above) and the
+ * host's byte order (the words are plain loads).
+ */
+static uwi_always_inline bool fast_init(struct uwi_fast *v,
+					struct uw_cursor *cur,
+					const struct uw_walk_cfg *cfg,
+					const struct uwi_arch *a, bool direct)
+{
+	if (direct) {
+		if (!uwi_direct_ok(cfg) || cfg->big_endian != host_be() ||
+		    cfg->stack_lo < FAST_BASE_MIN ||
+		    cfg->stack_hi - FAST_BASE_MIN > FAST_BASE_SPAN ||
+		    cfg->stack_hi - cfg->stack_lo < 16)
+			return false;
+		v->mem = uwi_direct(cfg, cfg->stack_lo, 16);
+	} else {
+		if (cfg->stack_hi &&
+		    (cfg->stack_hi < 16 || cfg->stack_lo > cfg->stack_hi - 16))
+			return false;
+		v->read = cfg->mem.read;
+		v->ctx = cfg->mem.ctx;
+	}
+	v->lo = 0;
+	v->span = ~(uint64_t)0;
+	if (cfg->stack_hi) {
+		v->lo = cfg->stack_lo;
+		v->span = cfg->stack_hi - 16 - cfg->stack_lo;
+	}
+	v->cfg = cfg;
+	v->a = a;
+	v->pac = cfg->arch == UW_ARCH_AARCH64 ? cfg->pac_mask : 0;
+	v->fills = 0;
+	v->fill_fr = NULL;
+	v->want = UWI_FAST_ON | (uint8_t)cfg->arch;
+	cur->scratch.fast.e.key = 0;
+	cur->step.row_sf = NULL;
+	return fast_module(v, cur, cur->module);
+}
+
+/* The cursor as the general path leaves it after such steps. */
+static uwi_always_inline void fast_store(struct uw_cursor *cur,
+					 const struct uwi_arch *a,
+					 uint64_t pc, uint64_t sp, uint64_t fp,
+					 uint16_t module, uint32_t frames)
+{
+	const struct uw_arch_info *ai = &a->info;
+
+	cur->regs.valid = (uint64_t)1 << ai->pc | (uint64_t)1 << ai->sp |
+			  (uint64_t)1 << ai->fp;
+	cur->regs.r[ai->pc] = pc;
+	cur->regs.r[ai->sp] = sp;
+	cur->regs.r[ai->fp] = fp;
+	cur->cfa = sp;
+	cur->depth += frames;
+	cur->module = module;
+	cur->flags = 0;
+	cur->source = UW_SRC_SFRAME;
+	cur->step.ra_in_reg = false;
+}
+
+/*
+ * A frame the loop took: its pc and sp, and the frame before's CFA and
+ * module (known now that its pc was looked up; the last frame's module
+ * is written once the loop ends).
+ */
+static uwi_always_inline void fast_record(struct uw_frame *fr,
+					  uint16_t module, uint64_t pc,
+					  uint64_t cfa)
+{
+	fr[-1].cfa = cfa;
+	fr[-1].module = module;
+	fr->pc = pc;
+	fr->sp = cfa;
+	fr->source = UW_SRC_SFRAME;
+	fr->flags = 0;
+}
+
+/*
+ * The loop: callers of the cursor's frame, whose registers are regs (the
+ * cursor's, or uw_walk()'s first), while fast frames last and fr is
+ * below fend, each recorded into *fr++ as record() and uw_walk() would
+ * when rec (then fr[-1] is the frame the cursor holds).  Returns the
+ * frames taken; the cursor holds the last one.  direct and rec are
+ * constants at each call: one copy of the loop per mode.
+ */
+static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
+					 const struct uw_walk_cfg *cfg,
+					 const struct uwi_arch *a,
+					 const struct uw_regs *regs,
+					 struct uw_frame *fr,
+					 struct uw_frame *fend, bool direct,
+					 bool rec)
+{
+	const bool be = direct ? host_be() : cfg->big_endian;
+	struct uwi_fast *v = &cur->scratch.fast.v;
+	struct uw_frame *const fr0 = fr;
+	struct uw_cache_entry *slot;
+	const struct uw_cache_entry *e;
+	struct uw_row *row;
+	uint64_t pc, sp, fp, lookup, base, cfa, t, ra, key, mask16;
+	const uint8_t *p, *ents;
+	unsigned int want;
+	uint8_t fast, shape;
+	int64_t cfa_off, pair_off;
+	uint16_t module;
+	size_t taken;
+
+	if (fr >= fend || !fast_init(v, cur, cfg, a, direct))
+		return 0;
+	pc = regs->r[a->info.pc];
+	sp = regs->r[a->info.sp];
+	/* Unknown: 0, which no base check or stack bounds let through. */
+	fp = (regs->valid >> a->info.fp) & 1 ? regs->r[a->info.fp] : 0;
+	lookup = pc;
+	if (cur->depth && !(cur->flags & UW_FRAME_SIGNAL) && pc)
+		lookup--;
+	/* The module's part, and the walk's want, in registers. */
+	ents = v->ents;
+	mask16 = v->mask16;
+	key = v->key;
+	want = v->want;
+	module = v->module;
+	for (;;) {
+		slot = fast_slot(ents, mask16, lookup);
+		if (uwi_likely(slot->pc == lookup && slot->key == key)) {
+			fast = slot->fast;
+			shape = slot->shape;
+			cfa_off = slot->u.rule[0].off;
+			pair_off = slot->pair_off;
+		} else {
+			/*
+			 * Is the frame in the module?  A hit needs no check:
+			 * its entry was made for a pc of the module's range
+			 * (a miss checks before it asks the module's table),
+			 * and the range it had then is the range it has while
+			 * its cache_gen stays.
+			 */
+			if (uwi_unlikely(lookup - v->mstart >= v->mlen)) {
+				if (!fast_module(v, cur,
+						 find_module_in(cfg->mods,
+								cfg->nmods,
+								lookup)))
+					break;
+				ents = v->ents;
+				mask16 = v->mask16;
+				key = v->key;
+				module = v->module;
+				continue;
+			}
+			row = &cur->scratch.fast.row;
+			if (uw_sframe_find(v->mod->sframe, lookup - v->mod->bias,
+					   row))
+				break;
+			if (slot != &cur->scratch.fast.e) {
+				e = fast_fill(cur, lookup, slot, fr);
+				fast = e->fast;
+				shape = e->shape;
+			} else {
+				/* Uncached: only what the loop reads. */
+				fast = uwi_row_fast(row, &a->info, &shape) ?
+				       want : 0;
+				v->fills++;
+				v->fill_fr = fr;
+			}
+			cfa_off = row->cfa.off;
+			pair_off = row->fp.off;
+			/* Read again rather than kept across the calls. */
+			ents = v->ents;
+			mask16 = v->mask16;
+			key = v->key;
+			want = v->want;
+		}
+		/*
+		 * Only a fast entry of this architecture, and only for what it
+		 * says: a slot other formats fill has fast 0 (uwi_cache_tag()).
+		 */
+		if (fast != want)
+			break;
+		base = shape & UWI_SHAPE_FP ? fp : sp;
+		if (!direct && base - FAST_BASE_MIN >= FAST_BASE_SPAN)
+			break;
+		cfa = base + cfa_off;
+		t = cfa + pair_off - v->lo;
+		if (t > v->span)
+			break;
+		if (direct) {
+			p = v->mem + (size_t)t;
+		} else {
+			p = cur->scratch.fast.buf;
+			if (v->read(v->ctx, t + v->lo, cur->scratch.fast.buf, 16))
+				break;
+		}
+		ra = uwi_load(p + 8, 8, be);
+		if (uwi_unlikely(shape & UWI_SHAPE_PAC)) {
+			uwi_opaque(ra);
+			ra &= ~v->pac;
+		}
+		/*
+		 * Progress: the caller (its sp the CFA) lies above, its return
+		 * address having been saved.
+		 */
+		if (cfa <= sp || (cfa & 7) || ra == 0)
+			break;
+		fp = uwi_load(p, 8, be);
+		sp = cfa;
+		if (rec)
+			fast_record(fr, module, ra, cfa);
+		else
+			pc = ra;
+		lookup = ra - 1;
+		if (++fr == fend)
+			break;
+	}
+	taken = (size_t)(fr - fr0);
+	/*
+	 * Stopped at a frame it looked up: the general path takes the row
+	 * without a second lookup (uwi_sframe_step()).
+	 */
+	if (v->fill_fr == fr) {
+		cur->step.row_sf = v->mod->sframe;
+		cur->step.row_pc = lookup - v->mod->bias;
+	}
+	/*
+	 * Every frame taken was a hit but those filled (the last fill may
+	 * be the frame the loop stopped at).  A hit the loop stops at is
+	 * the general path's, which counts it.
+	 */
+	if (UW_HAS_CACHE && cfg->cache)
+		cfg->cache->hits += taken - v->fills + (v->fill_fr == fr);
+	if (taken) {
+		/* The last frame's module, unless the loop found it. */
+		if (lookup - v->mstart >= v->mlen || !v->mod)
+			module = find_module_in(cfg->mods, cfg->nmods, lookup);
+		if (rec) {
+			/* The first frame's flags are record()'s. */
+			fr0[-1].source = UW_SRC_SFRAME;
+			fr[-1].source = UW_SRC_NONE;
+			fr[-1].cfa = 0;
+			fr[-1].module = module;
+			pc = fr[-1].pc;
+		}
+		fast_store(cur, a, pc, sp, fp, module, (uint32_t)taken);
+	}
+	return taken;
 }
 
 /*
@@ -828,6 +1029,8 @@ static uwi_noinline int step_general(struct uw_cursor *cur, const struct uw_walk
 		return end_walk(cur, UW_STOP_NO_INFO, ret);
 	for (i = 0; ret == UWI_NEXT && i < UWI_NPHASES; i++)
 		ret = run_phase(cur, cfg, a, a->phases[i]);
+	/* The fast loop's row (uwi_sframe_step()) served this step only. */
+	cur->step.row_sf = NULL;
 	return commit(cur, cfg, a, ret);
 }
 
@@ -838,20 +1041,19 @@ static bool depth_full(const struct uw_cursor *cur,
 	return cfg->max_depth && depth + 1 >= cfg->max_depth;
 }
 
-/* uw_step()'s fast path: one frame, out of line (its stack apart). */
+/*
+ * uw_step()'s fast path: one frame, out of line (its stack apart), in
+ * either mode (one copy of the loop: uw_walk() has the fast ones).
+ */
 static uwi_noinline bool fast_one(struct uw_cursor *cur,
 				  const struct uw_walk_cfg *cfg,
 				  const struct uwi_arch *a)
 {
-	struct uwi_fast_env *v = &cur->scratch.fast.env;
-	struct uwi_fast *f = &cur->scratch.fast.f;
+	struct uw_frame none;
 
-	fast_env_init(v, cfg, a);
-	fast_load(f, cur, v);
-	if (!fast_frame(f, cur, v, a))
-		return false;
-	fast_store(f, cur, v);
-	return true;
+	return fast_run(cur, cfg, a, &cur->regs, &none, &none + 1,
+			FAST_DIRECT && (cfg->flags & UW_WALK_DIRECT_STACK),
+			false) == 1;
 }
 
 /* One step, the architecture known (uw_step() and uw_walk() find it). */
@@ -860,7 +1062,7 @@ static int step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 {
 	if (depth_full(cur, cfg, cur->depth))
 		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
-	if (fast_on(cur, cfg, a) && fast_one(cur, cfg, a))
+	if (fast_on(&cur->regs, cfg, a) && fast_one(cur, cfg, a))
 		return UW_STEP_CALLER;
 	return step_general(cur, cfg, a);
 }
@@ -877,13 +1079,14 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	return step(cur, cfg, a);
 }
 
-static void record(struct uw_frame *f, const struct uw_cursor *cur,
-		   const struct uwi_arch *a)
+/* The cursor's frame, its registers regs (the cursor's, or the first's). */
+static void record(struct uw_frame *f, const struct uw_regs *regs,
+		   const struct uw_cursor *cur, const struct uwi_arch *a)
 {
-	uint64_t pc = cur->regs.r[a->info.pc];
+	uint64_t pc = regs->r[a->info.pc];
 
 	f->pc = uwi_code_addr(a, pc);
-	f->sp = cur->regs.r[a->info.sp];
+	f->sp = regs->r[a->info.sp];
 	f->cfa = 0;
 	f->source = UW_SRC_NONE;
 	f->flags = cur->flags;
@@ -892,45 +1095,52 @@ static void record(struct uw_frame *f, const struct uw_cursor *cur,
 	f->module = cur->module;
 }
 
-/*
- * uw_walk's fast loop: as many frames as fast_frame() takes, each
- * recorded as record() and uw_walk() would, the registers in locals.
- * Returns the frames written so far; the cursor holds the last one.
- */
-static uwi_noinline size_t fast_walk(struct uw_cursor *cur,
-				     const struct uw_walk_cfg *cfg,
-				     const struct uwi_arch *a,
-				     struct uw_frame *frames, size_t n,
-				     size_t max)
+/* uw_walk()'s fast loops, one copy per mode (six arguments: no stack). */
+static uwi_noinline size_t fast_walk_direct(struct uw_cursor *cur,
+					    const struct uw_walk_cfg *cfg,
+					    const struct uwi_arch *a,
+					    const struct uw_regs *regs,
+					    struct uw_frame *fr,
+					    struct uw_frame *fend)
 {
-	const size_t n0 = n;
-	size_t nmax = max;
-	struct uwi_fast_env *v = &cur->scratch.fast.env;
-	struct uwi_fast *f = &cur->scratch.fast.f;
+	return fast_run(cur, cfg, a, regs, fr, fend, true, true);
+}
 
-	if (!fast_on(cur, cfg, a))
+static uwi_noinline size_t fast_walk_mem(struct uw_cursor *cur,
+					 const struct uw_walk_cfg *cfg,
+					 const struct uwi_arch *a,
+					 const struct uw_regs *regs,
+					 struct uw_frame *fr,
+					 struct uw_frame *fend)
+{
+	return fast_run(cur, cfg, a, regs, fr, fend, false, true);
+}
+
+/*
+ * uw_walk's fast loop: frames from n on while fast_run() takes them,
+ * within max and the depth limit, the cursor's frame's registers regs.
+ * Returns the frames written in all.
+ */
+static uwi_always_inline size_t fast_walk(struct uw_cursor *cur,
+					  const struct uw_walk_cfg *cfg,
+					  const struct uwi_arch *a,
+					  const struct uw_regs *regs,
+					  struct uw_frame *frames, size_t n,
+					  size_t max)
+{
+	/* A step is allowed while depth + 1 < max_depth. */
+	uint32_t dmax = cfg->max_depth ? cfg->max_depth - 1 : 0xffffffffu;
+
+	if (!fast_on(regs, cfg, a) || cur->depth >= dmax)
 		return n;
-	fast_env_init(v, cfg, a);
-	fast_load(f, cur, v);
 	/* Frame n comes with step depth + 1: stop where depth_full() would. */
-	if (f->depth >= v->depth_max)
-		return n;
-	if (nmax - n > v->depth_max - f->depth)
-		nmax = n + (v->depth_max - f->depth);
-	while (n < nmax && fast_frame(f, cur, v, a)) {
-		frames[n - 1].source = UW_SRC_SFRAME;
-		frames[n - 1].cfa = f->cfa;
-		frames[n].pc = f->pc;
-		frames[n].sp = f->sp;
-		frames[n].cfa = 0;
-		frames[n].source = UW_SRC_NONE;
-		frames[n].flags = 0;
-		frames[n].module = f->module;
-		n++;
-	}
-	if (n != n0)
-		fast_store(f, cur, v);
-	return n;
+	if (max - n > dmax - cur->depth)
+		max = n + (dmax - cur->depth);
+	if (cfg->flags & UW_WALK_DIRECT_STACK)
+		return FAST_DIRECT ? n + fast_walk_direct(cur, cfg, a, regs,
+							   frames + n,
+							   frames + max) : n;
+	return n + fast_walk_mem(cur, cfg, a, regs, frames + n, frames + max);
 }
 
 size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
@@ -938,22 +1148,36 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	       struct uw_walk_result *res)
 {
 	const struct uwi_arch *a;
+	const struct uw_regs *from;
 	size_t n = 0;
 	int ret;
 
 	res->nframes = 0;
 	res->stop = UW_STOP_NONE;
 	res->err = 0;
-	ret = uw_cursor_init(cur, cfg, regs);
+	ret = cursor_begin(cur, cfg, regs);
 	if (ret || !frames || max == 0) {
 		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
 		res->err = ret ? ret : UW_EDEPTH;
 		return 0;
 	}
-	a = uwi_arch_get(cfg->arch);	/* valid: uw_cursor_init checked */
-	record(&frames[n++], cur, a);
+	a = uwi_arch_get(cfg->arch);	/* valid: cursor_begin() checked */
+	record(&frames[n++], regs, cur, a);
+	/* Without the fast path, the cursor needs the registers at once. */
+	if (!FAST_PATH)
+		uwi_regs_copy(&cur->regs, regs);
+	from = FAST_PATH ? regs : &cur->regs;
 	for (;;) {
-		n = fast_walk(cur, cfg, a, frames, n, max);
+		n = fast_walk(cur, cfg, a, from, frames, n, max);
+		/*
+		 * The first frame's registers are the caller's: taken, it
+		 * leaves the cursor its caller's; else the cursor needs them.
+		 */
+		if (from != &cur->regs) {
+			if (n == 1)
+				uwi_regs_copy(&cur->regs, regs);
+			from = &cur->regs;
+		}
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;
@@ -973,7 +1197,7 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			res->err = ret;
 			break;
 		}
-		record(&frames[n++], cur, a);
+		record(&frames[n++], &cur->regs, cur, a);
 	}
 	res->nframes = n;
 	return n;

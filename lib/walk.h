@@ -72,6 +72,39 @@ static inline uint64_t uwi_code_addr(const struct uwi_arch *a, uint64_t pc)
 	return a->thumb ? pc & ~(uint64_t)1 : pc;
 }
 
+/*
+ * UW_WALK_DIRECT_STACK: whether the walk's stack bounds can be read in
+ * place: set, not empty, and a range this address space can hold (at an
+ * address other than 0 when the stack is read where it lies).
+ */
+static uwi_always_inline bool uwi_direct_ok(const struct uw_walk_cfg *cfg)
+{
+	return cfg->stack_lo < cfg->stack_hi &&
+	       cfg->stack_hi - cfg->stack_lo - 1 <= (size_t)-1 &&
+	       (cfg->stack_mem ||
+		(cfg->stack_lo && cfg->stack_hi - 1 <= (uintptr_t)-1));
+}
+
+/*
+ * UW_WALK_DIRECT_STACK: where the len bytes at addr of the program's
+ * stack are in this address space, or NULL when they are not all within
+ * the bounds (or the bounds are unusable: see uwi_direct_ok()).
+ */
+static uwi_always_inline const uint8_t *
+uwi_direct(const struct uw_walk_cfg *cfg, uint64_t addr, unsigned int len)
+{
+	const uint8_t *base = cfg->stack_mem;
+	uint64_t off = addr - cfg->stack_lo;
+
+	if (!uwi_direct_ok(cfg) || addr < cfg->stack_lo ||
+	    cfg->stack_hi - cfg->stack_lo < len ||
+	    off > cfg->stack_hi - cfg->stack_lo - len)
+		return NULL;
+	if (!base)
+		base = (const uint8_t *)(uintptr_t)cfg->stack_lo;
+	return base + (size_t)off;
+}
+
 /* Read one size-byte word of program memory, in the program's byte order. */
 uwi_must_check int uwi_read_word(const struct uw_walk_cfg *cfg,
 				 unsigned int size, uint64_t addr,
@@ -128,12 +161,20 @@ static inline uint64_t uwi_cache_key(const struct uw_module *m)
 	return (uint64_t)m->cache_id << 32 | m->cache_gen;
 }
 
-/* Fibonacci hashing of the whole pc: call sites sit a few bytes apart. */
+/*
+ * Fibonacci hashing of the pc's low 32 bits (one 32-bit multiply by an
+ * immediate): call sites sit a few bytes apart.
+ */
+static inline struct uw_cache_entry *
+uwi_cache_slot_in(struct uw_cache_entry *entries, uint32_t mask, uint64_t pc)
+{
+	return &entries[(((uint32_t)pc * 0x9e3779b1u) >> 8) & mask];
+}
+
 static inline struct uw_cache_entry *uwi_cache_slot(const struct uw_cache *c,
 						   uint64_t pc)
 {
-	return &c->entries[(uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> 40) &
-			   c->mask];
+	return uwi_cache_slot_in(c->entries, c->mask, pc);
 }
 
 static inline const struct uw_cache_entry *
@@ -151,37 +192,62 @@ static inline struct uw_cache_entry *uwi_cache_fill(const struct uw_cursor *cur)
 
 /*
  * An SFrame row kept: its rules, and whether it has the shape the
- * walker's fast path takes (lib/walk.c, fast_frame()): the CFA at sp or
- * fp + offset, the return address and frame pointer saved at the CFA
- * side by side; then where the pair starts, relative to the CFA, and
- * which of the two words is the return address.
+ * walker's fast path takes (lib/walk.c, fast_run()): the CFA at sp or
+ * fp + offset, the frame pointer saved at the CFA and the return address
+ * in the word above it (every x86-64 and AArch64 frame record); then
+ * where the pair starts, relative to the CFA.  fast is UWI_FAST_ON with
+ * the architecture (one compare checks both), shape the details.
  */
 enum {
-	UWI_FAST_ON	= 0x80,
-	UWI_FAST_FP	= 0x01,		/* the CFA is fp + offset, else sp */
-	UWI_FAST_RA_HI	= 0x02,		/* the return address is the 2nd word */
+	UWI_FAST_ON	= 0x80,		/* fast: | enum uw_arch */
+	UWI_SHAPE_FP	= 0x01,		/* shape: the CFA is fp + offset, else sp */
+	UWI_SHAPE_PAC	= 0x02,		/* shape: the return address is signed */
 };
 
+/*
+ * Whether a row has the fast shape, and its shape bits.  The fast path
+ * runs only on architectures with 8-byte words (fast_on()), so a row of
+ * another is never taken there, whatever its bits.
+ */
+static inline bool uwi_row_fast(const struct uw_row *row,
+				const struct uw_arch_info *ai, uint8_t *shape)
+{
+	const uint8_t fp_based = row->cfa.reg == ai->fp ? UWI_SHAPE_FP : 0;
+
+	*shape = fp_based |
+		 (row->flags & UW_ROW_RA_MANGLED ? UWI_SHAPE_PAC : 0);
+	return row->cfa.kind == UW_RULE_REG_OFF &&
+	       row->ra.kind == UW_RULE_CFA_OFF &&
+	       row->fp.kind == UW_RULE_CFA_OFF &&
+	       (fp_based || row->cfa.reg == ai->sp) &&
+	       (int64_t)row->ra.off - row->fp.off == 8 &&
+	       !(row->flags & UW_ROW_OUTERMOST);
+}
+
+/*
+ * What the fast path reads of an entry: its CFA rule and the fast bits.
+ * arch is the walk's, which uwi_arch_get() accepted: below UWI_FAST_ON.
+ */
+_Static_assert((int)UW_ARCH_COUNT <= (int)UWI_FAST_ON, "fast: ON | arch");
+
+static inline void uwi_cache_fast(struct uw_cache_entry *e,
+				  const struct uw_row *row,
+				  const struct uw_arch_info *ai, uint8_t arch)
+{
+	e->u.rule[0] = row->cfa;
+	e->pair_off = row->fp.off;
+	e->fast = uwi_row_fast(row, ai, &e->shape) ? UWI_FAST_ON | arch : 0;
+}
+
+/* The whole row, for the general path's cached_row() too. */
 static inline void uwi_cache_row(struct uw_cache_entry *e,
 				 const struct uw_row *row,
 				 const struct uw_arch_info *ai, uint8_t arch)
 {
-	int64_t d = (int64_t)row->ra.off - row->fp.off;
-
-	e->u.rule[0] = row->cfa;
+	uwi_cache_fast(e, row, ai, arch);
 	e->u.rule[1] = row->ra;
 	e->u.rule[2] = row->fp;
-	e->arch = arch;
-	e->fast = 0;
-	e->pair_off = d > 0 ? row->fp.off : row->ra.off;
-	if (row->cfa.kind == UW_RULE_REG_OFF &&
-	    (row->cfa.reg == ai->sp || row->cfa.reg == ai->fp) &&
-	    row->ra.kind == UW_RULE_CFA_OFF &&
-	    row->fp.kind == UW_RULE_CFA_OFF && ai->ptr_size == 8 &&
-	    (d == 8 || d == -8) && !(row->flags & UW_ROW_OUTERMOST))
-		e->fast = UWI_FAST_ON |
-			  (row->cfa.reg == ai->fp ? UWI_FAST_FP : 0) |
-			  (d > 0 ? UWI_FAST_RA_HI : 0);
+	e->flags = (uint8_t)row->flags;
 }
 
 static inline void uwi_cache_tag(struct uw_cursor *cur,

@@ -41,7 +41,7 @@ struct uw_cache_entry {
 	uint8_t src;
 	uint8_t flags;
 	uint8_t fast;
-	uint8_t arch;
+	uint8_t shape;
 	int32_t pair_off;
 };
 

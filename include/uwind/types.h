@@ -228,7 +228,8 @@ struct uw_span {
  * @len: how many (at most 16)
  *
  * Copies len bytes from addr into dst.  The core never touches program
- * memory otherwise.
+ * memory otherwise, except the stack of a walk whose caller vouches for
+ * it (UW_WALK_DIRECT_STACK, uwind.h).
  *
  * Return: 0, or a negative value when it cannot (unmapped, out of
  * bounds, would fault).

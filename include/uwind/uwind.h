@@ -5,7 +5,9 @@
  * The core decodes unwind tables in place and steps frames.  It never
  * allocates, keeps no global state and never recurses; every table read is
  * bounds-checked against a caller-supplied span and every stack read goes
- * through a caller-supplied accessor that may fail.
+ * through a caller-supplied accessor that may fail, unless the caller
+ * vouches for its stack (UW_WALK_DIRECT_STACK): then stack words are read
+ * in place, each within the caller's stack bounds.
  *
  * This header adds the walker to the shared types (types.h) and the
  * table formats (sframe.h, ehabi.h, chrome.h, compact_unwind.h,
@@ -170,12 +172,19 @@ struct uw_frame {
  *	address is an exception boundary (cortexm.h); no Linux signal
  *	trampoline is ever looked for
  * @UW_WALK_CM_FPCCR_TS: ARMv8-M: FPCCR_S.TS is set (cortexm.h)
+ * @UW_WALK_DIRECT_STACK: the caller vouches that the whole stack
+ *	[&struct uw_walk_cfg.stack_lo, &struct uw_walk_cfg.stack_hi) is
+ *	readable memory of this address space, at
+ *	&struct uw_walk_cfg.stack_mem: the walker reads stack words there
+ *	itself, each read still checked against the bounds, and calls no
+ *	accessor for them (see &struct uw_walk_cfg)
  */
 enum uw_walk_flags {
 	UW_WALK_NO_FP		= 0x01,
 	UW_WALK_NO_SIGFRAME	= 0x02,
 	UW_WALK_CORTEX_M	= 0x08,
 	UW_WALK_CM_FPCCR_TS	= 0x10,
+	UW_WALK_DIRECT_STACK	= 0x20,
 };
 
 /**
@@ -184,7 +193,8 @@ enum uw_walk_flags {
  * @big_endian: the byte order of its memory
  * @mods: its modules, sorted by start, not overlapping
  * @nmods: how many
- * @mem: its memory
+ * @mem: its memory: every read of it goes through the accessor, except
+ *	stack reads under UW_WALK_DIRECT_STACK
  * @stack_lo: lowest stack address a read may touch
  * @stack_hi: the end of the stack; both 0: bounds unknown
  * @pac_mask: AArch64: pointer-auth bits to clear from signed return
@@ -197,6 +207,31 @@ enum uw_walk_flags {
  * @cache: a cache (uw_cache_init()) the walk consults before a module's
  *	tables and fills after, or NULL; the frames are the same with and
  *	without it (see cache.h)
+ * @stack_mem: UW_WALK_DIRECT_STACK: where the stack's bytes are in this
+ *	address space: the byte at stack_lo is at stack_mem, the one at
+ *	stack_lo + i at stack_mem + i.  NULL: at stack_lo itself (a walk
+ *	of the running program's own stack).  A copy works too (a stack
+ *	snapshot, a core file's stack segment)
+ *
+ * Stack memory (the words rules save at the CFA or a register, frame
+ * records, signal and exception frames) is read within [stack_lo,
+ * stack_hi) when the bounds are set; a read outside them fails
+ * (UW_ESTACK).  It is read through @mem unless @flags has
+ * UW_WALK_DIRECT_STACK: then the walker loads the words itself, from
+ * @stack_mem, with the same bounds check, the same checks of alignment
+ * and overflow, and no call.  Only a caller that knows the whole range
+ * is mapped and readable for the walk's whole duration may set it:
+ * a program unwinding its own thread within that thread's stack
+ * bounds (pthread_getattr_np(), or the main thread's stack mapping),
+ * a firmware on its own stack, a tool reading a copy it holds.  Never
+ * the kernel for a user stack (user memory may be unmapped or paged
+ * out at any time: that is what a nofault accessor is for).  The
+ * bounds must be set (stack_lo < stack_hi, a range this address space
+ * can hold, at an address other than 0 when @stack_mem is NULL), else
+ * uw_cursor_init() and uw_walk() fail with UW_EINVAL.  Other memory
+ * (program text, which a signal-trampoline check and compact unwind's
+ * frameless-indirect rule read) still goes through @mem; without an
+ * accessor those reads fail as they would without one.
  */
 struct uw_walk_cfg {
 	enum uw_arch arch;
@@ -210,6 +245,7 @@ struct uw_walk_cfg {
 	uint32_t max_depth;
 	uint64_t cm_psp;
 	struct uw_cache *cache;
+	const void *stack_mem;
 };
 
 /*
@@ -243,38 +279,34 @@ struct uwi_step {
 	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
 					 * .cbParams of the frame at depth
 					 * bp_depth, for its caller */
+	const struct uw_sframe *row_sf;	/* the scratch row is this table's */
+	uint64_t row_pc;		/* ... row for this pc, or row_sf NULL */
 };
+
+struct uwi_arch;
 
 union uwi_scratch {
 	struct uw_row row;
 	struct {
 		struct uw_row row;
 		struct uw_cache_entry e;
-		struct uwi_fast_env {
-			const struct uw_module *mods;
-			size_t nmods;
-			struct uw_cache *cache;
+		uint8_t buf[16];
+		struct uwi_fast {
+			const struct uw_walk_cfg *cfg;
+			const struct uwi_arch *a;
+			const struct uw_module *mod;
+			const uint8_t *ents;
+			uint64_t mask16, key, mstart, mlen;
+			uint64_t lo, span;
+			const uint8_t *mem;
 			uw_read_fn read;
 			void *ctx;
-			uint64_t lo, span;
 			uint64_t pac;
-			int64_t sp_from_cfa;
-			uint32_t depth_max;
-			uint8_t arch;
-			bool be;
-			uint8_t pc, sp, fp;
-		} env;
-		struct uwi_fast {
-			uint64_t pc, sp, fp, cfa;
-			uint64_t lookup;
-			const struct uw_module *mod;
-			uint64_t key;
-			uint32_t depth;
+			struct uw_frame *fill_fr;
+			size_t fills;
+			uint32_t want;
 			uint16_t module;
-			bool fp_ok;
-			bool cached;
-		} f;
-		uint8_t buf[16];
+		} v;
 	} fast;
 	struct {
 		struct uw_ehabi_entry e;
@@ -325,8 +357,9 @@ struct uw_cursor {
  * @cfg: the walk's configuration
  * @regs: the first frame's registers: at least its pc and sp
  *
- * Return: 0, or UW_EINVAL (a NULL argument), UW_EARCH (an architecture
- * this build cannot walk), UW_EREG (pc or sp unknown).
+ * Return: 0, or UW_EINVAL (a NULL argument, or UW_WALK_DIRECT_STACK
+ * without usable stack bounds), UW_EARCH (an architecture this build
+ * cannot walk), UW_EREG (pc or sp unknown).
  */
 int uw_cursor_init(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		   const struct uw_regs *regs);
