@@ -6,7 +6,8 @@
  * cached (cache_id = index + 1), through a 1-slot cache (every pc
  * collides) and a 256-slot one, each cold and then warm, and counts
  * every walk whose frames or outcome differ from the first in
- * uwt_cache_diffs.  uwt_cache_report() prints it as one TAP line.
+ * uwt_cache_diffs; and again reading the stack in place
+ * (directwalk.h).  uwt_cache_report() prints each as one TAP line.
  *
  * Header-only, static: each test program has its own counters.
  */
@@ -17,29 +18,13 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "tap.h"
+#include "walkcmp.h"
+#include "directwalk.h"
 
 #define UWT_CACHE_MODS	64
 #define UWT_CACHE_MAXF	256
 
 static unsigned int uwt_cache_walks, uwt_cache_diffs;
-
-static inline bool uwt_frames_same(const struct uw_frame *a, size_t na,
-				   const struct uw_walk_result *ra,
-				   const struct uw_frame *b, size_t nb,
-				   const struct uw_walk_result *rb)
-{
-	size_t i;
-
-	if (na != nb || ra->nframes != rb->nframes || ra->stop != rb->stop ||
-	    ra->err != rb->err)
-		return false;
-	for (i = 0; i < na; i++)
-		if (a[i].pc != b[i].pc || a[i].sp != b[i].sp ||
-		    a[i].cfa != b[i].cfa || a[i].source != b[i].source ||
-		    a[i].flags != b[i].flags || a[i].module != b[i].module)
-			return false;
-	return true;
-}
 
 static inline size_t uwt_walk(struct uw_cursor *cur,
 			      const struct uw_walk_cfg *cfg,
@@ -55,21 +40,14 @@ static inline size_t uwt_walk(struct uw_cursor *cur,
 	struct uw_walk_result r2;
 	struct uw_walk_cfg cc;
 	struct uw_cache cache;
-	size_t n = uw_walk(cur, cfg, regs, frames, max, res), n2, i, k;
+	size_t n = uw_walk(cur, cfg, regs, frames, max, res), n2, k;
 	int pass;
 
 	if (!cfg || !regs || !frames || max > UWT_CACHE_MAXF ||
 	    cfg->nmods > UWT_CACHE_MODS || cfg->cache)
 		return n;
-	cc = *cfg;
-	for (i = 0; i < cfg->nmods; i++) {
-		mods[i] = cfg->mods[i];
-		mods[i].cache_id = (uint32_t)i + 1;
-		mods[i].cache_gen = 1;
-	}
-	if (cfg->nmods)
-		cc.mods = mods;
-	cc.cache = &cache;
+	uwt_direct_walk(cfg, regs, max, frames, n, res);
+	uwt_cached_cfg(&cc, cfg, mods, &cache);
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		uw_cache_init(&cache, mem, sizes[k]);
 		for (pass = 0; pass < 2; pass++) {
@@ -94,6 +72,7 @@ static inline void uwt_cache_report(void)
 	   "every walk the same with the cache, cold and warm, 1 and 256"
 	   " slots (%u walks, %u differ)", uwt_cache_walks,
 	   uwt_cache_diffs);
+	uwt_direct_report();
 }
 
 #endif /* UWIND_SELFTESTS_CACHEWALK_H */

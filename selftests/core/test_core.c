@@ -16,6 +16,9 @@
  *     sigpage trampolines for 32-bit tasks ("svc #NR"), and pointer-
  *     authentication codes cleared from AArch64 frame records.
  *
+ * Every walk is made again with the walker's cache and reading the stack
+ * in place (selftests/common/cachewalk.h).
+ *
  * Expected values are worked out by hand from the tables built here.
  */
 #include <stdio.h>
@@ -27,6 +30,7 @@
 #include "../../scripts/uwind/sframe_enc.h"
 #include "../common/check.h"
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NW(...)		(sizeof((int32_t[]){ __VA_ARGS__ }) / sizeof(int32_t))
@@ -149,7 +153,7 @@ static void test_same_frame(void)
 	uw_reg_set(&regs, UW_AARCH64_SP, 0x7ff000);
 	uw_reg_set(&regs, UW_AARCH64_X29, 0x7ff100);
 	uw_reg_set(&regs, UW_AARCH64_X30, 0x401008);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 8, &res);
 	ok(n == 1 && res.stop == UW_STOP_NO_PROGRESS &&
 	   res.err == UW_ENOPROGRESS,
 	   "a step to the same pc and sp ends the walk as no progress (%zu frames, %s, %s)",
@@ -157,7 +161,7 @@ static void test_same_frame(void)
 
 	/* The same leaf called from elsewhere (lr != pc) steps as before. */
 	uw_reg_set(&regs, UW_AARCH64_X30, 0x401020);
-	n = uw_walk(&cur, &cfg, &regs, fr, 2, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 2, &res);
 	ok(n == 2 && fr[1].pc == 0x401020 && fr[1].sp == 0x7ff000 &&
 	   fr[0].source == UW_SRC_SFRAME,
 	   "... while a leaf returning elsewhere on the same sp still steps (%zu frames)",
@@ -199,7 +203,7 @@ static void test_cortexm_no_sigframe(void)
 	uw_reg_set(&regs, UW_ARM_SP, 0x2000);
 	uw_reg_set(&regs, UW_ARM_LR, 0x1300);
 
-	n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 4, &res);
 	ok(n >= 2 && fr[0].source == UW_SRC_SIGFRAME && fr[1].pc == 0x1200 &&
 	   im.code_reads > 0,
 	   "ARM Linux: the trampoline at pc is found (%zu frames, %s, %u code reads)",
@@ -207,7 +211,7 @@ static void test_cortexm_no_sigframe(void)
 
 	cfg.flags |= UW_WALK_CORTEX_M;
 	im.code_reads = 0;
-	n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 4, &res);
 	ok(n == 1 && res.stop == UW_STOP_NO_INFO && im.code_reads == 0,
 	   "Cortex-M: no code read for a Linux signal trampoline (%zu frames, %s, %u code reads)",
 	   n, uw_stop_name(res.stop), im.code_reads);
@@ -331,7 +335,7 @@ static void test_bias(void)
 	poke(&im, 0x7ff018, 8, ba + 0x1141);
 	uw_reg_set(&regs, UW_X86_64_RIP, ba + 0x1010);
 	uw_reg_set(&regs, UW_X86_64_RSP, 0x7ff000);
-	n = uw_walk(&cur, &cfg, &regs, fr, 8, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 8, &res);
 	ok(n == 3 && fr[1].pc == bb + 0x1120 && fr[1].module == 1 &&
 	   fr[2].pc == ba + 0x1141 && fr[2].module == 0 &&
 	   fr[2].sp == 0x7ff020 && res.stop == UW_STOP_OUTERMOST,
@@ -795,7 +799,7 @@ static void test_compat_sigpage(void)
 		uw_reg_set(&regs, UW_ARM_PC, 0x1100 + tr[i].off);
 		uw_reg_set(&regs, UW_ARM_SP, 0x2000);
 		uw_reg_set(&regs, UW_ARM_LR, 0x1300);
-		n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+		n = uwt_walk(&cur, &cfg, &regs, fr, 4, &res);
 		ok(n >= 2 && fr[0].source == UW_SRC_SIGFRAME &&
 		   fr[1].pc == 0x1200 + 0x10 * i && fr[1].sp == 0x2800 &&
 		   !!(fr[1].flags & UW_FRAME_THUMB) == (i & 1) &&
@@ -813,7 +817,7 @@ static void test_compat_sigpage(void)
 
 		uw_reg_set(&regs, UW_ARM_PC, 0x1100);
 		uw_reg_set(&regs, UW_ARM_SP, 0x2000);
-		n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+		n = uwt_walk(&cur, &cfg, &regs, fr, 4, &res);
 		ok(n == 1 && res.stop == UW_STOP_NO_INFO,
 		   "arm64 compat sigpage: mov r7, #119 then svc #173 is no trampoline (%zu frames, %s)",
 		   n, uw_stop_name(res.stop));
@@ -847,7 +851,7 @@ static void test_fp_pac(void)
 	uw_reg_set(&regs, UW_AARCH64_PC, 0x401100);
 	uw_reg_set(&regs, UW_AARCH64_SP, 0x7fefe0);
 	uw_reg_set(&regs, UW_AARCH64_X29, 0x7ff000);
-	n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 4, &res);
 	ok(n == 3 && fr[0].source == UW_SRC_FP && fr[1].pc == 0x401234 &&
 	   fr[2].pc == 0x4015f0,
 	   "AArch64 frame records: signed return addresses stripped (%zu frames, %#llx, %#llx)",
@@ -855,7 +859,7 @@ static void test_fp_pac(void)
 	   (unsigned long long)(n > 2 ? fr[2].pc : 0));
 
 	cfg.pac_mask = 0;
-	n = uw_walk(&cur, &cfg, &regs, fr, 4, &res);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 4, &res);
 	ok(n >= 2 && fr[1].pc == 0x005a000000401234ull,
 	   "... and kept as read without a mask (%#llx)",
 	   (unsigned long long)(n > 1 ? fr[1].pc : 0));
@@ -873,5 +877,6 @@ int main(void)
 	test_chrome_check();
 	test_compat_sigpage();
 	test_fp_pac();
+	uwt_cache_report();
 	return tap_done();
 }

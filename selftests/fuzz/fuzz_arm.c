@@ -213,7 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	n = fuzz_walk(&cur, &cfg, &regs, frames, 1 + h[16] % 32, &res,
-		      im.bytes, im.size);
+		      im.base, im.bytes, im.size);
 	/*
 	 * The stack pointer only moves up, but for one switch to the
 	 * process stack at a Cortex-M exception boundary (thread mode is

@@ -149,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     BASE + h[14];
 	uw_reg_set(&regs, ai.pc, pc);
 	n = fuzz_walk(&cur, &cfg, &regs, frames, 1 + h[13] % 32, &res,
-		      im.bytes, im.size);
+		      im.base[0], im.bytes, im.size);
 	for (i = 1; i < n; i++)
 		CHECK(frames[i].sp >= frames[i - 1].sp);
 	free(t);

@@ -132,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uw_reg_set(&regs, aib.pc, BASE + ((uint64_t)h[12] << 8 | h[13]) *
 		   (1 + h[14]));
 	n = fuzz_walk(&cur, &cfg, &regs, frames, 1 + h[15] % 32, &res,
-		      im.bytes, im.size);
+		      im.base[0], im.bytes, im.size);
 	for (i = 1; i < n; i++)
 		CHECK(frames[i].sp >= frames[i - 1].sp);
 	free(tab);

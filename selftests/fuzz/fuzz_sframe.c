@@ -325,8 +325,8 @@ static void walk(const struct hdr *h, const struct uw_sframe *sf,
 		uw_reg_set(&regs, ai.ra, h->lr);
 
 	max = 1 + (h->max_depth & D_DEPTH_MASK) % MAX_FRAMES;
-	n = fuzz_walk(&cur, &cfg, &regs, frames, max, &res, im->data,
-		      im->size);
+	n = fuzz_walk(&cur, &cfg, &regs, frames, max, &res, im->base,
+		      im->data, im->size);
 	CHECK(res.err <= 0 && res.err >= UW_ERR_MIN);
 	CHECK(uw_strerror(res.err) != NULL);
 	CHECK(frames[0].pc == pc && frames[0].sp == sp);

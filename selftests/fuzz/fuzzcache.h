@@ -7,6 +7,12 @@
  * may give any frames; it must end, within its frame array, and never
  * crash or read outside what it is given (ASan watches the tables; the
  * accessor reads only the image).
+ *
+ * Then the walk reading the stack in place (UW_WALK_DIRECT_STACK), its
+ * bounds the stack image, which is the fuzz input's own bytes (ASan
+ * sees any read outside them): it must give what the walk through the
+ * accessor gives within the same bounds, and so must its cached walks,
+ * fuzzed slots included.
  */
 #ifndef UWIND_FUZZ_FUZZCACHE_H
 #define UWIND_FUZZ_FUZZCACHE_H
@@ -71,18 +77,59 @@ static void fuzz_cache_walks(const struct uw_walk_cfg *cfg,
 }
 
 /*
+ * The walk again within the bounds of the stack image (bytes, seen at
+ * base), through the accessor and in place: the same walk, cached or
+ * not.  Without an accessor, only the walk in place (for ASan).
+ */
+static void fuzz_direct_walks(const struct uw_walk_cfg *cfg,
+			      const struct uw_regs *regs, size_t max,
+			      uint64_t base, const uint8_t *bytes,
+			      size_t nbytes)
+{
+	static struct uw_frame fa[64], fd[64];
+	static struct uw_cursor cur;
+	struct uw_walk_result ra, rd;
+	struct uw_walk_cfg ca = *cfg, cd;
+	size_t na, nd, i;
+
+	if (!nbytes || max > 64 || base > ~(uint64_t)0 - nbytes)
+		return;
+	ca.stack_lo = base;
+	ca.stack_hi = base + nbytes;
+	ca.cache = NULL;
+	cd = ca;
+	cd.flags |= UW_WALK_DIRECT_STACK;
+	cd.stack_mem = bytes;
+	nd = uw_walk(&cur, &cd, regs, fd, max, &rd);
+	CHECK(nd >= 1 && nd <= max && nd == rd.nframes);
+	CHECK(rd.stop > UW_STOP_NONE && rd.stop < UW_STOP_COUNT);
+	if (!cfg->mem.read)
+		return;
+	na = uw_walk(&cur, &ca, regs, fa, max, &ra);
+	CHECK(na == nd && ra.stop == rd.stop && ra.err == rd.err);
+	for (i = 0; i < na; i++)
+		CHECK(fa[i].pc == fd[i].pc && fa[i].sp == fd[i].sp &&
+		      fa[i].cfa == fd[i].cfa && fa[i].source == fd[i].source &&
+		      fa[i].flags == fd[i].flags &&
+		      fa[i].module == fd[i].module);
+	fuzz_cache_walks(&cd, regs, max, fd, nd, &rd, bytes, nbytes);
+}
+
+/*
  * Every target's walk: uw_walk, the same walk through the cache (above),
- * and what holds for any walk: at least the first frame, within max,
- * counted in res, ended for a known reason.  Returns the frame count.
+ * and in place over the stack image (bytes, seen at base); and what
+ * holds for any walk: at least the first frame, within max, counted in
+ * res, ended for a known reason.  Returns the frame count.
  */
 static size_t fuzz_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			const struct uw_regs *regs, struct uw_frame *frames,
-			size_t max, struct uw_walk_result *res,
+			size_t max, struct uw_walk_result *res, uint64_t base,
 			const uint8_t *bytes, size_t nbytes)
 {
 	size_t n = uw_walk(cur, cfg, regs, frames, max, res);
 
 	fuzz_cache_walks(cfg, regs, max, frames, n, res, bytes, nbytes);
+	fuzz_direct_walks(cfg, regs, max, base, bytes, nbytes);
 	CHECK(n >= 1 && n <= max && n == res->nframes);
 	CHECK(res->stop > UW_STOP_NONE && res->stop < UW_STOP_COUNT);
 	return n;

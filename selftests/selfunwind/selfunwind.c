@@ -27,6 +27,11 @@
  *          (no libc call, so it stays a leaf); the handler walks as above
  *          and returns normally.
  *
+ * Each walk is made again reading the stack in place
+ * (UW_WALK_DIRECT_STACK, within the same bounds: the snapshot, or the
+ * live stack from the handler's sp up), as a program unwinding itself
+ * would; it must give the same frames.
+ *
  * "--no-signals" reports the two signal scenarios as skipped.
  *
  * The oracle for frame names is the ELF symbol table of /proc/self/exe
@@ -105,11 +110,13 @@ struct walk_out {
 	int maps_err;
 };
 
-static struct walk_out g_out;
+static struct walk_out g_out, g_direct;
+static bool g_direct_copy;		/* g_direct read a snapshot */
 
 /*
- * Walk from regs.  snap: stack snapshot (NULL: the live stack).
- * Async-signal-safe: no allocation, no stdio.
+ * Walk from regs.  snap: stack snapshot (NULL: the live stack).  Then
+ * again in place into g_direct: the snapshot as the stack's copy, or the
+ * live stack where it is.  Async-signal-safe: no allocation, no stdio.
  */
 static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 		    uint64_t snap_lo, uint64_t snap_len, struct walk_out *out)
@@ -138,6 +145,15 @@ static void do_walk(const struct uw_regs *regs, const uint8_t *snap,
 	cfg.max_depth = MAX_FRAMES;
 	out->n = uw_walk(&out->cur, &cfg, regs, out->frames, MAX_FRAMES,
 			  &out->res);
+
+	memset(&g_direct, 0, sizeof(g_direct));
+	g_direct.stack_lo = out->stack_lo;
+	g_direct.stack_hi = out->stack_hi;
+	cfg.flags |= UW_WALK_DIRECT_STACK;
+	cfg.stack_mem = snap ? snap + (out->stack_lo - snap_lo) : NULL;
+	g_direct_copy = snap != NULL;
+	g_direct.n = uw_walk(&g_direct.cur, &cfg, regs, g_direct.frames,
+			     MAX_FRAMES, &g_direct.res);
 }
 
 /* ---- register capture ---- */
@@ -341,6 +357,29 @@ static const char *src_name(unsigned int s)
 	return uw_source_name((enum uw_source)s);
 }
 
+/* The walk in place (g_direct) against the walk through the accessor. */
+static int check_direct(const char *scenario, const struct walk_out *out)
+{
+	const struct walk_out *d = &g_direct;
+	bool same = d->n == out->n && d->res.stop == out->res.stop &&
+		    d->res.err == out->res.err;
+	size_t i;
+
+	for (i = 0; same && i < out->n; i++)
+		same = d->frames[i].pc == out->frames[i].pc &&
+		       d->frames[i].sp == out->frames[i].sp &&
+		       d->frames[i].cfa == out->frames[i].cfa &&
+		       d->frames[i].source == out->frames[i].source &&
+		       d->frames[i].flags == out->frames[i].flags;
+	if (!same)
+		printf("# %s: in place: %zu frames, stop=%s err=%d\n",
+		       scenario, d->n, uw_stop_name((enum uw_stop)d->res.stop),
+		       d->res.err);
+	return ok(same && out->n > 1, "%s: %s, the stack read in place "
+		  "(%s): the same %zu frames", SW_ARCH_NAME, scenario,
+		  g_direct_copy ? "its copy" : "where it lies", d->n);
+}
+
 /*
  * Print the frames and check them against want[0..nwant).  interrupted:
  * index of the frame the signal interrupted (NONE: no signal); leaf:
@@ -432,7 +471,8 @@ static int check_walk(const char *scenario, const struct walk_out *out,
 	printf("# %s: after main: %zu more frame(s), stop reason %s\n",
 	       scenario, main_at == (size_t)-1 ? 0 : out->n - main_at - 1,
 	       uw_stop_name((enum uw_stop)out->res.stop));
-	return ok(good, "%s: %s", SW_ARCH_NAME, scenario);
+	ok(good, "%s: %s", SW_ARCH_NAME, scenario);
+	return check_direct(scenario, out);
 }
 
 #define S UW_SRC_SFRAME
@@ -464,10 +504,14 @@ static const struct chain_want want_signal[] = {
 
 static void skip_or_fail(const char *scenario, const char *why, int fail)
 {
-	if (fail)
+	if (fail) {
 		ok(false, "%s: %s # %s", SW_ARCH_NAME, scenario, why);
-	else
+		ok(false, "%s: %s, in place # %s", SW_ARCH_NAME, scenario,
+		   why);
+	} else {
 		tap_skip(why, "%s: %s", SW_ARCH_NAME, scenario);
+		tap_skip(why, "%s: %s, in place", SW_ARCH_NAME, scenario);
+	}
 }
 
 static int install(int sig)
@@ -485,7 +529,7 @@ int main(int argc, char **argv)
 {
 	const struct sp_map *st;
 	const struct sp_sym *s;
-	int ntests = 4;
+	int ntests = 8;
 	bool no_signals = argc > 1 && !strcmp(argv[1], "--no-signals");
 	long r;
 	volatile int here = 0;
