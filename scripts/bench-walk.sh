@@ -5,7 +5,10 @@
 # its cache warm, and without one) next to nongnu libunwind's
 # unw_backtrace(), glibc's backtrace(), libgcc's _Unwind_Backtrace() and a
 # frame-pointer walk, all on the same stack of the same run
-# (selftests/bench/walk_bench.c).  Prints "BENCH name value unit" lines:
+# (selftests/bench/walk_bench.c).  uwind reads the stack in place
+# (UW_WALK_DIRECT_STACK, the thread's stack bounds: what a program
+# unwinding itself would use), and again through a memory accessor
+# (NAME.accessor).  Prints "BENCH name value unit" lines:
 #
 #   walk.NAME ns                 per frame, warm (best of 9 passes)
 #   walk.cold.NAME ns            per frame, every CPU cache evicted before
@@ -45,7 +48,8 @@ collected()
 }
 
 if command -v valgrind >/dev/null 2>&1; then
-	for w in cache.uwind nocache.uwind libunwind backtrace libgcc fp; do
+	for w in cache.uwind nocache.uwind cache.uwind.accessor \
+		nocache.uwind.accessor libunwind backtrace libgcc fp; do
 		base=$(collected "$w" 0)
 		total=$(collected "$w" "$N")
 		echo "BENCH walk.$w.instr $(( (total - base) / N / FRAMES )) instr"
@@ -77,7 +81,8 @@ for fmt in ehabi chrome; do
 		echo "# walk_bench-arm ($fmt): cache and no cache disagree" >&2
 		exit 1
 	}
-	for w in cache.uwind nocache.uwind; do
+	for w in cache.uwind nocache.uwind cache.uwind.accessor \
+		nocache.uwind.accessor; do
 		base=$(traced "$w" 0 "$table")
 		total=$(traced "$w" "$NQ" "$table")
 		echo "BENCH walk.$fmt.$w.instr $(( (total - base) / NQ / FRAMES )) instr"

@@ -6,7 +6,10 @@
  *   uwind           uw_walk() over the program's own SFrame table
  *                   (x86-64) or EHABI / Chrome table (32-bit ARM), with
  *                   a warm struct uw_cache ("cache") and without one
- *                   ("nocache")
+ *                   ("nocache"), reading the stack in place
+ *                   (UW_WALK_DIRECT_STACK within the thread's stack
+ *                   bounds, as a program unwinding itself would), and
+ *                   again through a memory accessor (".accessor")
  *   libunwind       nongnu libunwind's unw_backtrace() (libunwind.so.8,
  *                   opened with dlopen: linked, its weak backtrace()
  *                   would stand in for glibc's)
@@ -31,9 +34,9 @@
  * The chain: main -> bench_main -> chain_N x 40 -> bench_leaf, where four
  * chain functions with different frame sizes take turns, and bench_leaf
  * calls each walker's wrapper; every walker is asked for 38 frames from
- * its wrapper's, all inside the program.  The uwind walks read memory
- * through an accessor that copies from the stack the core has already
- * bounded (stack_lo/stack_hi), as a profiler walking its own thread would.
+ * its wrapper's, all inside the program.  The ".accessor" walks read
+ * memory through an accessor that copies from the stack the core has
+ * already bounded (stack_lo/stack_hi); the others read it in place.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -79,6 +82,7 @@
 
 static struct uw_module g_mod;
 static struct uw_walk_cfg g_cfg_nocache, g_cfg_cache;
+static struct uw_walk_cfg g_cfg_nocache_mem, g_cfg_cache_mem;
 static struct uw_cursor g_cur;
 #ifdef UWIND_CACHE_H	/* a core without the cache: both walks without */
 static struct uw_cache g_cache;
@@ -211,18 +215,28 @@ static int setup_uwind(const char *chrome_path)
 		return -1;
 	g_cfg_cache.cache = &g_cache;
 #endif
+	g_cfg_nocache_mem = g_cfg_nocache;
+	g_cfg_cache_mem = g_cfg_cache;
+	/* The thread's own stack, read in place (stack_mem NULL: at stack_lo). */
+	g_cfg_nocache.flags |= UW_WALK_DIRECT_STACK;
+	g_cfg_cache.flags |= UW_WALK_DIRECT_STACK;
 	return 0;
 }
 
 /* ---- the walkers, each from its own frame ---- */
 
 enum walker {
-	W_CACHE, W_NOCACHE, W_LIBUNWIND, W_BACKTRACE, W_LIBGCC, W_FP, W_COUNT
+	W_CACHE, W_NOCACHE, W_CACHE_MEM, W_NOCACHE_MEM, W_LIBUNWIND,
+	W_BACKTRACE, W_LIBGCC, W_FP, W_COUNT
 };
 
 static const char *const walker_name[W_COUNT] = {
-	"cache.uwind", "nocache.uwind", "libunwind", "backtrace", "libgcc",
-	"fp",
+	"cache.uwind", "nocache.uwind", "cache.uwind.accessor",
+	"nocache.uwind.accessor", "libunwind", "backtrace", "libgcc", "fp",
+};
+
+static struct uw_walk_cfg *const walker_cfg[W_COUNT] = {
+	&g_cfg_cache, &g_cfg_nocache, &g_cfg_cache_mem, &g_cfg_nocache_mem,
 };
 
 static uintptr_t g_pcs[W_COUNT][FRAMES];
@@ -252,14 +266,15 @@ static uint32_t g_cap[4];
 #define REG_FP	UW_ARM_R7
 #endif
 
-static NOINL size_t walk_uwind(const struct uw_walk_cfg *cfg,
-			       struct uw_frame *f)
+static NOINL size_t walk_uwind(struct uw_walk_cfg *cfg, struct uw_frame *f)
 {
 	struct uw_walk_result res;
 	struct uw_regs regs;
 	uintptr_t pc, sp, fp;
 
 	CAPTURE(pc, sp, fp);
+	/* Nothing below the walker's own sp is a frame (nor, in place, read). */
+	cfg->stack_lo = sp;
 	regs.valid = 0;
 	uw_reg_set(&regs, REG_PC, pc);
 	uw_reg_set(&regs, REG_SP, sp);
@@ -357,8 +372,9 @@ static NOINL size_t walk_once(enum walker w, bool keep)
 	switch (w) {
 	case W_CACHE:
 	case W_NOCACHE:
-		n = walk_uwind(w == W_CACHE ? &g_cfg_cache : &g_cfg_nocache,
-			       g_frames);
+	case W_CACHE_MEM:
+	case W_NOCACHE_MEM:
+		n = walk_uwind(walker_cfg[w], g_frames);
 		if (keep)
 			for (i = 0; i < n; i++)
 				g_pcs[w][i] = (uintptr_t)g_frames[i].pc;
@@ -396,7 +412,7 @@ peer:
 
 static bool walker_on(enum walker w)
 {
-	return WB_PEERS || w == W_CACHE || w == W_NOCACHE;
+	return WB_PEERS || walker_cfg[w];
 }
 
 /* ---- the modes, run from bench_leaf ---- */
@@ -471,7 +487,8 @@ static int mode_time(void)
 		qsort(cold, COLD_N, sizeof(cold[0]), cmp_double);
 		/* uwind as a profiler would run it: with its cache. */
 		printf("BENCH walk.cold.%s %.1f ns\n",
-		       w == W_CACHE ? "uwind" : walker_name[w],
+		       w == W_CACHE ? "uwind" :
+		       w == W_CACHE_MEM ? "uwind.accessor" : walker_name[w],
 		       cold[COLD_N / 2] / FRAMES);
 	}
 	free(g_evict);
