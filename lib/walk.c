@@ -276,12 +276,16 @@ int uwi_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			   row->flags);
 }
 
-/* Frame records: [fp] = caller's fp, [fp + word] = return address. */
+/*
+ * Frame records: [fp] = caller's fp, [fp + word] = return address, read
+ * with one call of the accessor.
+ */
 static int fp_pair_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			const struct uw_arch_info *ai)
 {
 	unsigned int w = ai->ptr_size;
-	uint64_t fp, ra, caller_fp;
+	uint64_t fp, v[2];
+	uint8_t buf[16];
 	int err;
 
 	if (!uw_reg_get(&cur->regs, ai->fp, &fp))
@@ -292,15 +296,14 @@ static int fp_pair_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		return UW_EALIGN;
 	if (fp > ~(uint64_t)0 - 2 * w)
 		return UW_EOVERFLOW;
-	err = uwi_read_word(cfg, w, fp, &caller_fp);
-	err = err ? err : uwi_read_word(cfg, w, fp + w, &ra);
+	err = read_words(cfg, w, fp, 2, v, buf);
 	if (err)
 		return err;
 	/* AArch64 code built with pac-ret keeps a signed lr in its record. */
 	if (cfg->arch == UW_ARCH_AARCH64)
-		ra &= ~cfg->pac_mask;
+		v[1] &= ~cfg->pac_mask;
 	cur->cfa = fp + 2 * w;
-	set_caller(cur, ai, ra, cur->cfa, caller_fp, true);
+	set_caller(cur, ai, v[1], cur->cfa, v[0], true);
 	return UWI_STEPPED;
 }
 
@@ -324,16 +327,28 @@ static int phase_excframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 /*
  * A Linux signal frame.  Never on Cortex-M: M-profile has no Linux
  * signals, and probing code there would read firmware memory for no
- * reason.
+ * reason.  A return address that the cache says has no table row and
+ * no trampoline is not read again (UWI_CACHE_NO_SIGFRAME): the frames
+ * the frame-pointer fallback takes would each pay for a read of their
+ * code, the costliest read a kernel walk makes.
  */
 static int phase_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
+	struct uw_cache_entry *none = UW_HAS_CACHE ? cur->step.none : NULL;
+	bool other = false;
 	int ret;
 
 	if (!UW_HAS_SIGFRAME ||
 	    (cfg->flags & (UW_WALK_NO_SIGFRAME | UW_WALK_CORTEX_M)))
 		return UWI_NEXT;
-	ret = uwi_sigframe_step(cur, cfg);
+	/* The entry's pc is the lookup: pc - 1 for a return address. */
+	if (none && cur->step.lookup + 1 != cur->step.pc)
+		none = NULL;
+	if (none && (none->flags & UWI_CACHE_NO_SIGFRAME))
+		return UWI_NEXT;
+	ret = uwi_sigframe_step(cur, cfg, &other);
+	if (none && ret == UWI_NEXT && other)
+		none->flags |= UWI_CACHE_NO_SIGFRAME;
 	if (ret == UWI_RESTORED) {
 		cur->source = UW_SRC_SIGFRAME;
 		cur->flags = UW_FRAME_SIGNAL;
@@ -390,6 +405,7 @@ static uwi_noinline int cache_probe(struct uw_cursor *cur,
 			if (ret != UWI_NEXT)
 				return ret;
 		} else if (e->src == UW_SRC_NONE) {
+			cur->step.none = e;
 			return UWI_NEXT;
 		} else {
 			cur->step.hit = e;
@@ -437,8 +453,10 @@ static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	UWI_FORMATS(UWI_TRY_FORMAT)
 #undef UWI_TRY_FORMAT
 	/* No table row here: remembered too, for the later phases. */
-	if (UW_HAS_CACHE && ret == UWI_NEXT && cur->step.fill)
-		uwi_cache_tag(cur, cur->step.fill, UW_SRC_NONE, 0);
+	if (UW_HAS_CACHE && ret == UWI_NEXT && cur->step.fill) {
+		cur->step.none = cur->step.fill;
+		uwi_cache_tag(cur, cur->step.none, UW_SRC_NONE, 0);
+	}
 	return ret;
 }
 
@@ -525,6 +543,7 @@ static int step_begin(struct uw_cursor *cur, const struct uwi_arch *a)
 	cur->flags = 0;
 	cur->source = UW_SRC_NONE;
 	st->ra_in_reg = false;
+	st->none = NULL;
 	st->lookup = uwi_code_addr(a, st->pc);
 	if (!exact && st->lookup)
 		st->lookup--;
@@ -854,13 +873,18 @@ static uwi_noinline bool fast_one(struct uw_cursor *cur,
 	return true;
 }
 
-/* One step, the architecture known (uw_step() and uw_walk() find it). */
+/*
+ * One step, the architecture known (uw_step() and uw_walk() find it).
+ * The fast path only for a frame whose module has an SFrame table: the
+ * frame-pointer fallback's frames would pay for setting it up.
+ */
 static int step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		const struct uwi_arch *a)
 {
 	if (depth_full(cur, cfg, cur->depth))
 		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
-	if (fast_on(cur, cfg, a) && fast_one(cur, cfg, a))
+	if (cur->module < cfg->nmods && cfg->mods[cur->module].sframe &&
+	    fast_on(cur, cfg, a) && fast_one(cur, cfg, a))
 		return UW_STEP_CALLER;
 	return step_general(cur, cfg, a);
 }
@@ -933,27 +957,20 @@ static uwi_noinline size_t fast_walk(struct uw_cursor *cur,
 	return n;
 }
 
-size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
-	       struct uw_walk_result *res)
+/*
+ * The walk from frames[n - 1], the cursor's frame, recorded: its callers
+ * into frames[n..max).  uw_walk() and uw_walk_more().
+ */
+static size_t walk_from(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			const struct uwi_arch *a, struct uw_frame *frames,
+			size_t n, size_t max, struct uw_walk_result *res)
 {
-	const struct uwi_arch *a;
-	size_t n = 0;
 	int ret;
 
-	res->nframes = 0;
-	res->stop = UW_STOP_NONE;
-	res->err = 0;
-	ret = uw_cursor_init(cur, cfg, regs);
-	if (ret || !frames || max == 0) {
-		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
-		res->err = ret ? ret : UW_EDEPTH;
-		return 0;
-	}
-	a = uwi_arch_get(cfg->arch);	/* valid: uw_cursor_init checked */
-	record(&frames[n++], cur, a);
 	for (;;) {
-		n = fast_walk(cur, cfg, a, frames, n, max);
+		/* Not for the frame-pointer fallback's frames (see step()). */
+		if (cur->module < cfg->nmods && cfg->mods[cur->module].sframe)
+			n = fast_walk(cur, cfg, a, frames, n, max);
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;
@@ -977,4 +994,49 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	}
 	res->nframes = n;
 	return n;
+}
+
+size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
+	       struct uw_walk_result *res)
+{
+	const struct uwi_arch *a;
+	int ret;
+
+	res->nframes = 0;
+	res->stop = UW_STOP_NONE;
+	res->err = 0;
+	ret = uw_cursor_init(cur, cfg, regs);
+	if (ret || !frames || max == 0) {
+		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
+		res->err = ret ? ret : UW_EDEPTH;
+		return 0;
+	}
+	a = uwi_arch_get(cfg->arch);	/* valid: uw_cursor_init checked */
+	record(&frames[0], cur, a);
+	return walk_from(cur, cfg, a, frames, 1, max, res);
+}
+
+size_t uw_walk_more(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    struct uw_frame *frames, size_t max,
+		    struct uw_walk_result *res)
+{
+	const struct uwi_arch *a = uwi_arch_get(cfg->arch);
+
+	res->nframes = 0;
+	res->stop = UW_STOP_NONE;
+	res->err = 0;
+	if (!a || !frames || max == 0) {
+		res->stop = a ? UW_STOP_DEPTH : UW_STOP_BAD_DATA;
+		res->err = a ? UW_EDEPTH : UW_EARCH;
+		return 0;
+	}
+	record(&frames[0], cur, a);
+	if (cur->stop != UW_STOP_NONE) {
+		res->nframes = 1;
+		res->stop = cur->stop;
+		res->err = UW_STEP_END;
+		return 1;
+	}
+	return walk_from(cur, cfg, a, frames, 1, max, res);
 }

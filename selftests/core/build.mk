@@ -6,9 +6,12 @@
 
 CORE_T_DIR := $(O)/selftests/core
 
-# test_core and test_cache (the walker's cache: collisions, generations,
-# identity, fuzzed contents), both on the SFrame test encoder's tables.
-$(CORE_T_DIR)/test_core $(CORE_T_DIR)/test_cache: $(CORE_T_DIR)/%: \
+# test_core, test_cache (the walker's cache: collisions, generations,
+# identity, fuzzed contents) and test_kwalk (what the kernel module's walk
+# needs: batches, frame records, trampoline probes), all on the SFrame
+# test encoder's tables.
+$(CORE_T_DIR)/test_core $(CORE_T_DIR)/test_cache $(CORE_T_DIR)/test_kwalk: \
+		$(CORE_T_DIR)/%: \
 		selftests/core/%.c \
 		$(O)/tool/sframe_enc.o $(LIBUWIND) $(LIB_HDRS) \
 		scripts/uwind/sframe_enc.h selftests/common/tap.h \
@@ -38,3 +41,4 @@ endif
 $(call uw_test,sh selftests/core/api.sh $(O))
 
 $(call uw_test,$(CORE_T_DIR)/test_cache,unit san,$(CORE_T_DIR)/test_cache)
+$(call uw_test,$(CORE_T_DIR)/test_kwalk,unit san,$(CORE_T_DIR)/test_kwalk)
