@@ -957,13 +957,99 @@ static uwi_noinline size_t fast_walk(struct uw_cursor *cur,
 	return n;
 }
 
+/* Whether a module has no table of any format: its frames are the fallback's. */
+static uwi_always_inline bool no_tables(const struct uw_module *m)
+{
+	return !m->sframe && !m->ehabi && !m->chrome && !m->cu && !m->bp;
+}
+
+/*
+ * uw_walk's loop for the frame-pointer fallback's frames: frames of a
+ * module without tables, each a return address the cache says has no
+ * sigreturn trampoline (phase_sigframe() keeps that), on an architecture
+ * whose frame records are pairs and whose step tries the tables, then a
+ * trampoline, then the record.  It does what those phases and commit()
+ * do for such a frame, every check included; on anything else (no such
+ * entry, a zero, misaligned or overflowing frame pointer, a failed read,
+ * no progress, a zero return address) it stops, and the general step
+ * takes that frame from the start.  Returns the frames written so far;
+ * the cursor holds the last one.
+ */
+static uwi_noinline size_t fp_walk(struct uw_cursor *cur,
+				   const struct uw_walk_cfg *cfg,
+				   const struct uwi_arch *a,
+				   struct uw_frame *frames, size_t n,
+				   size_t max)
+{
+	const struct uw_arch_info *ai = &a->info;
+	const unsigned int w = ai->ptr_size;
+	const struct uw_cache_entry *e;
+	const struct uw_module *m;
+	uint64_t pc, sp, fp, lookup, ra, cfa, v[2];
+	uint8_t buf[16];
+
+	if (!UW_HAS_CACHE || !cfg->cache || a->fp_kind != UWI_FP_PAIR ||
+	    a->phases[0] != UWI_PHASE_TABLES ||
+	    a->phases[1] != UWI_PHASE_SIGFRAME ||
+	    a->phases[2] != UWI_PHASE_FP || (cfg->flags & UW_WALK_NO_FP))
+		return n;
+	while (n < max && !depth_full(cur, cfg, cur->depth)) {
+		/* A return address (not exact), in a module without tables. */
+		if (!cur->depth || (cur->flags & UW_FRAME_SIGNAL) ||
+		    cur->module >= cfg->nmods)
+			break;
+		m = &cfg->mods[cur->module];
+		if (!no_tables(m) || !m->cache_id ||
+		    !uw_reg_get(&cur->regs, ai->pc, &pc) ||
+		    !uw_reg_get(&cur->regs, ai->sp, &sp) ||
+		    !uw_reg_get(&cur->regs, ai->fp, &fp))
+			break;
+		lookup = uwi_code_addr(a, pc);
+		if (!lookup || lookup != pc)
+			break;
+		lookup--;
+		e = uwi_cache_slot(cfg->cache, lookup);
+		if (e->pc != lookup || e->key != uwi_cache_key(m) ||
+		    e->src != UW_SRC_NONE ||
+		    !(e->flags & UWI_CACHE_NO_SIGFRAME))
+			break;
+		/* fp_pair_step()'s checks, and commit()'s progress. */
+		if (!fp || (fp & (w - 1)) || fp > ~(uint64_t)0 - 2 * w ||
+		    read_words(cfg, w, fp, 2, v, buf))
+			break;
+		ra = v[1];
+		if (cfg->arch == UW_ARCH_AARCH64)
+			ra &= ~cfg->pac_mask;
+		cfa = fp + 2 * w;
+		if (cfa <= sp || !ra)
+			break;
+		cfg->cache->hits++;
+		cur->cfa = cfa;
+		set_caller(cur, ai, ra, cfa, v[0], true);
+		cur->depth++;
+		cur->flags = 0;
+		cur->source = UW_SRC_FP;
+		cur->step.ra_in_reg = false;
+		cur->module = next_module(cfg, cur->module,
+					  uwi_code_addr(a, ra) - 1);
+		frames[n - 1].source = UW_SRC_FP;
+		frames[n - 1].cfa = cfa;
+		record(&frames[n++], cur, a);
+	}
+	return n;
+}
+
 /*
  * The walk from frames[n - 1], the cursor's frame, recorded: its callers
- * into frames[n..max).  uw_walk() and uw_walk_more().
+ * into frames[n..max).  uw_walk() and uw_walk_more(); inlined in both,
+ * so that neither has a frame more on its stack than before it.
  */
-static size_t walk_from(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-			const struct uwi_arch *a, struct uw_frame *frames,
-			size_t n, size_t max, struct uw_walk_result *res)
+static uwi_always_inline size_t walk_from(struct uw_cursor *cur,
+					    const struct uw_walk_cfg *cfg,
+					    const struct uwi_arch *a,
+					    struct uw_frame *frames, size_t n,
+					    size_t max,
+					    struct uw_walk_result *res)
 {
 	int ret;
 
@@ -971,6 +1057,8 @@ static size_t walk_from(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		/* Not for the frame-pointer fallback's frames (see step()). */
 		if (cur->module < cfg->nmods && cfg->mods[cur->module].sframe)
 			n = fast_walk(cur, cfg, a, frames, n, max);
+		else
+			n = fp_walk(cur, cfg, a, frames, n, max);
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;

@@ -23,13 +23,18 @@
 #
 # The cost of a frame, in the same boot: deep.c's stacks of D = 1, 5, 30
 # and 120 calls below main (128 distinct functions), built with frame
-# pointers (deep-fp) and with SFrame (deep-sf).  Per walker and build,
-# the cost of a frame at depth D is the slope from depth 1:
-#   (median(D) - median(1)) / (frames(D) - frames(1))
-# with frames() the mean number of user frames per sample perf script
-# shows; what every walk costs whatever its depth (the hook, finding
-# the process's tables, the first frame, the function_graph tracer's own
-# time) cancels out.  Lines:
+# pointers (deep-fp) and with SFrame (deep-sf), each run descending to
+# every depth in turn, each sample paired with its perf_callchain_user()
+# call (selftests/kernel/guest-bench.sh).  Per walker and build, t(D) is
+# the mean of the middle half of the durations of the samples at depth D
+# and frames(D) their user frames (perf script); the fixed cost F (the
+# hook, finding the process's tables, the first frame, the function_graph
+# tracer's own time) is the intercept of the least-squares line through
+# the (frames(D), t(D)) of every depth, and the cost of a frame at depth D
+#   (t(D) - F) / frames(D)
+# (the slope between two depths would amplify the noise of a few frames'
+# difference: the kernel's walker spends 30-40 ns a frame under TCG, less
+# than t()'s noise at depth 5).  Lines:
 #   kernel.frame.kernel.dD        the kernel's walker on deep-fp, ns a frame
 #   kernel.frame.sframe.dD        uwind on deep-sf (SFrame), ns a frame
 #   kernel.frame.fp.dD            uwind on deep-fp (its frame-pointer
@@ -62,7 +67,7 @@ make -s --no-print-directory O="$O" module "$O/selftests/kernel/leaf-sf" \
 	"$O/selftests/kernel/leaf-fp" "$O/selftests/kernel/hot-mem" \
 	"$O/selftests/kernel/deep-sf" "$O/selftests/kernel/deep-fp" "$O/uwind"
 rc=0
-log=$(sh scripts/kernel-guest.sh -n bench -T "${UWIND_QEMU_TIMEOUT:-300}" \
+log=$(sh scripts/kernel-guest.sh -n bench -T "${UWIND_QEMU_TIMEOUT:-900}" \
 	-a "uwind_freq=${FREQ:-2000} uwind_reps=${REPS:-3} uwind_fdeep=${FDEEP:-250} uwind_modargs=$(echo "${MODARGS-max_walk_us=0}" | tr ' ' ,)" \
 	-t selftests/kernel/guest-bench.sh) ||
 	rc=$?
@@ -82,9 +87,23 @@ esac
 
 awk -v accel="$accel" '
 BEGIN { printf "# guest under %s; perf_callchain_user durations (function_graph)\n", accel }
-function per_frame(w, d,   n) {
-	n = fr[w ".d" d] - fr[w ".d1"]
-	return n > 0 ? (med[w ".d" d] - med[w ".d1"]) / n : 0
+# The fixed cost of walker w: the intercept of the least-squares line
+# through its (frames, time) points at every depth.
+function fixed(w,   k, n, sx, sy, sxx, sxy, x, y, b) {
+	for (k in med) {
+		if (index(k, w ".d") != 1 || k ~ /deep/)
+			continue
+		x = fr[k]; y = med[k]
+		n++; sx += x; sy += y; sxx += x * x; sxy += x * y
+	}
+	if (n < 2 || n * sxx == sx * sx)
+		return 0
+	b = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+	return (sy - b * sx) / n
+}
+function per_frame(w, d,   k) {
+	k = w ".d" d
+	return fr[k] > 0 ? (med[k] - fixed(w)) / fr[k] : 0
 }
 $1 == "full" {
 	printf "# uwind on leaf-fp: %d of %d samples in c() with c <- b <- a <- main\n", $4, $3

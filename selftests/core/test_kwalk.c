@@ -7,7 +7,8 @@
  *     frames and stop; on a walk that has ended it gives the last frame
  *     and the stop again;
  *  2. the frame-pointer fallback reads each frame record with one call
- *     of the accessor;
+ *     of the accessor; with the cache warm, uw_walk() takes those frames
+ *     in a loop of their own, and gives the same frames;
  *  3. the cache keeps, for a return address with no table row, that no
  *     sigreturn trampoline is there: a warm walk of frame-pointer frames
  *     reads no code (a cold one reads each frame's), a trampoline is
@@ -287,12 +288,12 @@ static void test_batches(void)
 /* 2, 3. What the frame-pointer fallback reads. */
 static void test_fp_reads(void)
 {
-	struct uw_frame fr[NFRAMES + 4];
-	struct uw_walk_result res;
+	struct uw_frame fr[NFRAMES + 4], want[NFRAMES + 4];
+	struct uw_walk_result res, wres;
 	struct uw_walk_cfg cfg;
 	struct uw_regs regs;
 	unsigned int cold, warm, reads;
-	size_t n, n2;
+	size_t n, n2, nw, k, same = 0;
 
 	config(&cfg, NULL);
 	stack_mixed(&regs);
@@ -304,6 +305,7 @@ static void test_fp_reads(void)
 	   "3 frame-pointer steps read their records with 3 accessor calls (%u; %zu frames)",
 	   reads, n);
 
+	nw = uw_walk(&g_cur, &cfg, &regs, want, ARRAY_SIZE(want), &wres);
 	if (uw_cache_init(&g_cache, g_mem, ARRAY_SIZE(g_mem))) {
 		ok(false, "uw_cache_init");
 		return;
@@ -315,6 +317,12 @@ static void test_fp_reads(void)
 	g_im.code_reads = 0;
 	n2 = uw_walk(&g_cur, &cfg, &regs, fr, ARRAY_SIZE(fr), &res);
 	warm = g_im.code_reads;
+	for (k = 0; k < n2 && k < nw; k++)
+		same += frame_eq(&fr[k], &want[k]);
+	ok(n2 == nw && same == nw && res.stop == wres.stop &&
+	   res.err == wres.err,
+	   "the warm walk (frame records taken in uw_walk's loop for them) gives the walk without a cache's %zu frames and stop (%zu the same, %s)",
+	   nw, same, uw_stop_name(res.stop));
 	/* B's frames: all NB + NB - 1 return addresses, plus frame 0. */
 	ok(n == NFRAMES && n2 == NFRAMES && cold == 2 * NB && warm == 1,
 	   "trampoline probes of B's frames: %u in the cold walk (%d frames), %u warm (the first frame's, exact)",

@@ -6,10 +6,11 @@
  * several depths, each descent takes the next one, in turn: one run then
  * has samples at every depth, taken in the same stretch of time.
  *
- * main -> descend -> f00 -> f01 -> ... -> leaf: DEPTH calls of 128 distinct
- * functions, each calling the next one (f7f the first again) through a
- * table, so that a stack of up to 128 of them has that many distinct
- * return addresses (a recursion would have one, and flatter a cache).
+ * main -> f00 -> f01 -> ... -> leaf (descend() is inlined into main):
+ * DEPTH calls of 128 distinct functions, each calling the next one (f7f
+ * the first again) through a table, so that a stack of up to 128 of them
+ * has that many distinct return addresses (a recursion would have one,
+ * and flatter a cache).
  * How it is built (frame pointers or SFrame) is the caller's choice:
  * see selftests/kernel/build.mk.
  */
