@@ -15,7 +15,8 @@ $(CORE_T_DIR)/test_core $(CORE_T_DIR)/test_cache $(CORE_T_DIR)/test_kwalk: \
 		selftests/core/%.c \
 		$(O)/tool/sframe_enc.o $(LIBUWIND) $(LIB_HDRS) \
 		scripts/uwind/sframe_enc.h selftests/common/tap.h \
-		selftests/common/check.h selftests/common/cachewalk.h
+		selftests/common/check.h selftests/common/cachewalk.h \
+		selftests/common/sfetable.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
 		$(O)/tool/sframe_enc.o $(LIBUWIND)

@@ -25,6 +25,7 @@
 #include <uwind/uwind.h>
 #include "../../scripts/uwind/sframe_enc.h"
 #include "../common/tap.h"
+#include "../common/sfetable.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -87,8 +88,6 @@ static bool table_build(struct table *t)
 		.version = 2, .flags = SFE_F_SORTED, .abi = SFE_ABI_AMD64_LE,
 		.fixed_ra = -8, .addr = 0x600000, .nfdes = 4,
 	};
-	struct uw_span span;
-	char err[128];
 	int i;
 
 	memset(t, 0, sizeof(*t));
@@ -103,14 +102,7 @@ static bool table_build(struct table *t)
 		t->fdes[i].fres = &t->fre;
 	}
 	st.fdes = t->fdes;
-	if (sfe_encode(&st, &t->p, &t->len, &t->lay, err, sizeof(err))) {
-		diag("encoder: %s", err);
-		return false;
-	}
-	span.data = t->p;
-	span.size = t->len;
-	span.addr = st.addr;
-	return uw_sframe_init(&t->sf, &span) == 0;
+	return uwt_sframe_build(&st, &t->p, &t->len, &t->lay, &t->sf);
 }
 
 static struct image g_im;

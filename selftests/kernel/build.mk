@@ -130,13 +130,11 @@ $(KT_OUT)/memloop: selftests/kernel/memloop.c
 # pointers.  Static: the frame-pointer chain ends cleanly at _start (a
 # dynamic program's runs on into the C library's registers, and the
 # kernel's walker takes a fault there).
-$(KT_OUT)/deep-sf: selftests/kernel/deep.c
+$(KT_OUT)/deep-sf: KT_DEEP = $(KT_SF)
+$(KT_OUT)/deep-fp: KT_DEEP = $(KT_FP)
+$(KT_OUT)/deep-sf $(KT_OUT)/deep-fp: selftests/kernel/deep.c
 	@mkdir -p $(dir $@)
-	$(KT_CC) $(KT_SF) -static -o $@ $<
-
-$(KT_OUT)/deep-fp: selftests/kernel/deep.c
-	@mkdir -p $(dir $@)
-	$(KT_CC) $(KT_FP) -static -o $@ $<
+	$(KT_CC) $(KT_DEEP) -static -o $@ $<
 
 $(KT_OUT)/kvmspin: selftests/kernel/kvmspin.c
 	@mkdir -p $(dir $@)
