@@ -61,9 +61,10 @@ module_param_named(cache_slots, uwk_cache_slots, uint, 0444);
 MODULE_PARM_DESC(cache_slots, "slots of each CPU's unwind cache, rounded down to a power of two, at most 65536; 0: no cache (default 1024)");
 
 /*
- * The longest a walk may take (hook.c): a hardware walk of the deepest
- * stack perf asks for (1024 frames) takes well under this; an emulated
- * one (QEMU's TCG) may not.
+ * The longest a walk may take (hook.c), sized for hardware: 1024 frames
+ * at the 20-30 ns a cached frame and its user access should cost there
+ * (an estimate from the user-space figures); an emulated walk (QEMU's
+ * TCG) is 20-30 times slower, and longer ones are cut.
  */
 unsigned int uwk_max_walk_us = 50;
 module_param_named(max_walk_us, uwk_max_walk_us, uint, 0644);
