@@ -24,29 +24,46 @@
  * kernel copies found under rcu_read_lock().  A sample from a process, or
  * at a pc, that the tables do not know yet asks for a scan (events.c) and
  * is walked with frame pointers meanwhile, as the kernel would have.
+ *
+ * Each CPU has an unwind cache (include/uwind/cache.h): the rows of the
+ * return addresses its walks met, tagged with the mapping's cache tag
+ * (registry.c: never given twice, so a rescanned process's old entries
+ * answer nothing).  A walk is bounded by the sample's depth and by
+ * max_walk_us.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 #include "uwind_kmod.h"
 
 #define UWK_HOOK_SYM	"perf_callchain_user"
 
+#define UWK_TIME_EVERY	16	/* frames between two looks at the clock */
+
 /*
  * The walker's state is too large for an NMI stack, so it lives per CPU,
  * one slot per context that can interrupt another: task, softirq, hard
- * irq, NMI.
+ * irq, NMI.  Allocated at load (10 KiB a CPU: more than the static per-CPU
+ * space a module may take).
  */
 struct uwk_walk_slot {
 	struct uw_cursor cur;
 	struct uw_regs start;
+	struct uw_frame frames[UWK_TIME_EVERY + 1];	/* a batch */
 };
 
-static DEFINE_PER_CPU(struct uwk_walk_slot[4], uwk_slots);
+struct uwk_walk_slots {
+	struct uwk_walk_slot s[4];
+};
+
+static struct uwk_walk_slots __percpu *uwk_slots;
 
 static unsigned int uwk_context_level(void)
 {
@@ -60,11 +77,119 @@ static unsigned int uwk_context_level(void)
 }
 
 /*
+ * The unwind cache of each CPU.  Only the callchain hook uses it, with
+ * preemption off, so a walk on this CPU has it alone unless it
+ * interrupted another walk here (an NMI sample in an interrupt's, an
+ * interrupt's sample in a task's tracepoint sample): busy says so, and
+ * the inner walk goes without the cache.  The inner walk ends before the
+ * outer one resumes, so a flag set after its test is never missed.
+ */
+struct uwk_cpu_cache {
+	struct uw_cache cache;
+	bool busy;
+};
+
+static DEFINE_PER_CPU(struct uwk_cpu_cache, uwk_cpu_cache);
+static size_t uwk_cache_bytes;
+
+static struct uw_cache *uwk_cache_take(void)
+{
+	struct uwk_cpu_cache *c = this_cpu_ptr(&uwk_cpu_cache);
+
+	if (!c->cache.entries)
+		return NULL;
+	if (READ_ONCE(c->busy)) {
+		uwk_stat_inc(UWK_ST_CACHE_BUSY);
+		return NULL;
+	}
+	WRITE_ONCE(c->busy, true);
+	barrier();
+	return &c->cache;
+}
+
+static void uwk_cache_give(struct uw_cache *cache)
+{
+	if (!cache)
+		return;
+	barrier();
+	WRITE_ONCE(this_cpu_ptr(&uwk_cpu_cache)->busy, false);
+}
+
+/* Allocate and empty every CPU's cache: uwk_cache_slots slots each. */
+static int uwk_cache_init(void)
+{
+	unsigned int n = min(uwk_cache_slots, 65536u);
+	int cpu;
+
+	if (!n)
+		return 0;
+	n = rounddown_pow_of_two(n);
+	for_each_possible_cpu(cpu) {
+		struct uw_cache *c = &per_cpu_ptr(&uwk_cpu_cache, cpu)->cache;
+		struct uw_cache_entry *e;
+
+		e = kvmalloc_node(array_size(n, sizeof(*e)), GFP_KERNEL,
+				  cpu_to_node(cpu));
+		if (!e)
+			return -ENOMEM;
+		uw_cache_init(c, e, n);
+		uwk_cache_bytes += array_size(n, sizeof(*e));
+	}
+	return 0;
+}
+
+/* After the hook is gone and its last caller has left (uwk_hook_exit()). */
+static void uwk_cache_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct uw_cache *c = &per_cpu_ptr(&uwk_cpu_cache, cpu)->cache;
+
+		kvfree(c->entries);
+		c->entries = NULL;
+	}
+	uwk_cache_bytes = 0;
+}
+
+/* debugfs "stats": the caches' memory, hits and misses (all CPUs). */
+void uwk_cache_show(struct seq_file *m)
+{
+	u64 hits = 0, misses = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct uw_cache *c = &per_cpu_ptr(&uwk_cpu_cache, cpu)->cache;
+
+		hits += READ_ONCE(c->hits);
+		misses += READ_ONCE(c->misses);
+	}
+	seq_printf(m, "cache_bytes %zu\n", uwk_cache_bytes);
+	seq_printf(m, "cache_hits %llu\n", hits);
+	seq_printf(m, "cache_misses %llu\n", misses);
+}
+
+/* debugfs "caches": each CPU's, "cpu slots hits misses". */
+void uwk_caches_show(struct seq_file *m)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct uw_cache *c = &per_cpu_ptr(&uwk_cpu_cache, cpu)->cache;
+
+		seq_printf(m, "%d %u %llu %llu\n", cpu,
+			   c->entries ? c->mask + 1 : 0, READ_ONCE(c->hits),
+			   READ_ONCE(c->misses));
+	}
+}
+
+/*
  * User memory, never faulting.  copy_from_user_nofault() also checks that
  * the user address space is the one loaded (nmi_uaccess_okay(), which is
  * not exported); once one read has passed that check the walk's aligned
- * 8-byte stack reads take the cheaper path the kernel's own walker uses:
- * __get_user() with page faults disabled.
+ * stack reads of one or two 8-byte words (a frame record, an SFrame
+ * row's return address and frame pointer) take the cheaper path the
+ * kernel's own walker uses: user accesses with page faults disabled.
  */
 struct uwk_read_ctx {
 	bool checked;
@@ -73,40 +198,75 @@ struct uwk_read_ctx {
 static int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
 {
 	struct uwk_read_ctx *c = ctx;
-	const void __user *p = (const void __user *)addr;
-	u64 v;
-	int ret;
+	const u64 __user *p = (const u64 __user *)addr;
+	u64 v[2];
 
-	if (!c->checked || len != 8 || !IS_ALIGNED(addr, 8)) {
+	if (!c->checked || (len != 8 && len != 16) || !IS_ALIGNED(addr, 8)) {
 		if (copy_from_user_nofault(dst, p, len))
 			return -EFAULT;
 		c->checked = true;
 		return 0;
 	}
-	if (!access_ok(p, 8))
-		return -EFAULT;
 	pagefault_disable();
-	ret = __get_user(v, (const u64 __user *)p);
+	if (!user_access_begin(p, len))
+		goto fault;
+	unsafe_get_user(v[0], p, fault_end);
+	if (len == 16)
+		unsafe_get_user(v[1], p + 1, fault_end);
+	user_access_end();
 	pagefault_enable();
-	if (ret)
-		return -EFAULT;
-	memcpy(dst, &v, 8);
+	/* Of a constant size: no call to memcpy(). */
+	if (len == 16)
+		memcpy(dst, v, 16);
+	else
+		memcpy(dst, v, 8);
 	return 0;
+
+fault_end:
+	user_access_end();
+fault:
+	pagefault_enable();
+	return -EFAULT;
 }
 
-static void uwk_count_frame(u8 source)
+/* Frames of a walk by source, counted in the stats once it ends. */
+struct uwk_frames {
+	unsigned long sframe, fp, sig;
+};
+
+static void uwk_count_frame(struct uwk_frames *n, u8 source)
 {
 	switch (source) {
 	case UW_SRC_SFRAME:
-		uwk_stat_inc(UWK_ST_FRAMES_SFRAME);
+		n->sframe++;
 		break;
 	case UW_SRC_FP:
-		uwk_stat_inc(UWK_ST_FRAMES_FP);
+		n->fp++;
 		break;
 	case UW_SRC_SIGFRAME:
-		uwk_stat_inc(UWK_ST_FRAMES_SIGFRAME);
+		n->sig++;
 		break;
 	}
+}
+
+static void uwk_count_frames(const struct uwk_frames *n)
+{
+	if (n->sframe)
+		uwk_stat_add(UWK_ST_FRAMES_SFRAME, n->sframe);
+	if (n->fp)
+		uwk_stat_add(UWK_ST_FRAMES_FP, n->fp);
+	if (n->sig)
+		uwk_stat_add(UWK_ST_FRAMES_SIGFRAME, n->sig);
+}
+
+/*
+ * The time limit: the clock is read every UWK_TIME_EVERY frames (a walk
+ * shorter than that never reads it after its start), and a walk that has
+ * taken more than max_walk_us ends there.
+ */
+static bool uwk_too_long(u64 t0, u64 limit_ns)
+{
+	return local_clock() - t0 > limit_ns;
 }
 
 /*
@@ -148,6 +308,10 @@ static void uwk_count_end(const struct uwk_kmm *kmm, unsigned int stop,
 		uwk_stat_inc(UWK_ST_END_DEPTH);
 		return;
 	}
+	if (stop == UWK_STOP_TIME) {
+		uwk_stat_inc(UWK_ST_END_TIME);
+		return;
+	}
 	if (stop == UW_STOP_OUTERMOST ||
 	    (end->depth && (stop == UW_STOP_END ||
 			    (end->no_row && end->sp <= top &&
@@ -162,61 +326,44 @@ static void uwk_count_end(const struct uwk_kmm *kmm, unsigned int stop,
 	uwk_stat_inc(UWK_ST_END_OTHER);
 }
 
-static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
-			  struct pt_regs *regs, struct uw_cursor *cur,
-			 struct uw_regs *start)
-{
-	struct uwk_read_ctx rctx = { .checked = false };
-	struct uw_walk_cfg cfg = {
-		.mem = { .read = uwk_user_read, .ctx = &rctx },
-		.max_depth = entry->max_stack + 1,
-	};
+/* What a walk needs besides the core's cursor and configuration. */
+struct uwk_walk {
+	struct perf_callchain_entry_ctx *entry;
 	struct uwk_kmm *found, *kmm;
+	struct uwk_frames frames;
 	struct uwk_walk_end end;
-	struct uw_arch_info ai;
-	unsigned int stop;
-	int ret;
+	u64 t0, limit;
+};
 
-	found = uwk_kmm_find(current->mm);
-	/* A mapping was unmapped since the scan: trust no table (events.c). */
-	kmm = found && !READ_ONCE(found->stale_seq) ? found : NULL;
-	if (kmm) {
-		cfg.mods = kmm->mods;
-		cfg.nmods = kmm->n;
-	}
-	/* The walk's architecture: a compat task's is not the kernel's. */
-	uwk_arch_regs(&cfg, start, regs);
-	if (uw_arch_info(cfg.arch, &ai) || uw_cursor_init(cur, &cfg, start)) {
-		uwk_stat_inc(UWK_ST_END_OTHER);
-		return;
-	}
-	/*
-	 * A process not known yet, a pc no mapping covers (a new library),
-	 * or mappings changed since the scan: ask for a scan.
-	 */
-	uwk_request_scan(found, !kmm || cur->module == UW_NO_MODULE);
-	for (;;) {
-		end.module = cur->module;
-		end.depth = cur->depth;
-		end.sp = cur->regs.r[ai.sp];
-		ret = uw_step(cur, &cfg);
-		end.no_row = cur->source == UW_SRC_FP;
-		if (ret <= 0) {
-			stop = cur->stop;
-			break;
-		}
+/*
+ * Take the frames a batch of the walk found: frames[0] is the one taken
+ * last (the sample's pc, or the previous batch's last frame), at depth
+ * depth; each other one goes to perf.  A stop reason, or UW_STOP_NONE.
+ */
+static unsigned int uwk_take(struct uwk_walk *w, const struct uw_frame *fr,
+			     size_t n, u32 depth)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		u8 src = fr[i - 1].source;
+
 		/*
-		 * A return address the frame-pointer fallback guessed, outside
-		 * every executable mapping of a process whose mappings the
-		 * module knows: not a frame (a stale %rbp in code built
-		 * without frame pointers), and nothing sensible follows it.
+		 * A return address the frame-pointer fallback guessed,
+		 * outside every executable mapping of a process whose
+		 * mappings the module knows: not a frame (a stale %rbp in
+		 * code built without frame pointers), and nothing sensible
+		 * follows it.
 		 */
-		if (kmm && cur->module == UW_NO_MODULE &&
-		    cur->source == UW_SRC_FP) {
-			stop = UWK_STOP_FP_OUTSIDE;
-			break;
+		if (w->kmm && fr[i].module == UW_NO_MODULE &&
+		    src == UW_SRC_FP) {
+			w->end.module = fr[i - 1].module;
+			w->end.depth = depth + i - 1;
+			w->end.sp = fr[i - 1].sp;
+			w->end.no_row = true;
+			return UWK_STOP_FP_OUTSIDE;
 		}
-		uwk_count_frame(cur->source);
+		uwk_count_frame(&w->frames, src);
 		/*
 		 * A return address a table or the kernel's signal frame gave,
 		 * outside every mapping: a mapping the scan missed.  One the
@@ -224,19 +371,101 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 		 * garbage past main), and asking for a scan on it made such
 		 * processes rescan every rescan_ms for ever.
 		 */
-		if (cur->module == UW_NO_MODULE && cur->source != UW_SRC_FP)
-			uwk_request_scan(found, true);
+		if (fr[i].module == UW_NO_MODULE && src != UW_SRC_FP)
+			uwk_request_scan(w->found, true);
 		/* perf's entry is full: the sample's max_stack was reached. */
-		if (perf_callchain_store(entry, cur->regs.r[ai.pc])) {
-			stop = UW_STOP_DEPTH;
-			end.module = cur->module;
-			end.no_row = false;
-			end.depth = cur->depth;
-			break;
+		if (perf_callchain_store(w->entry, fr[i].pc |
+				(fr[i].flags & UW_FRAME_THUMB ? 1 : 0))) {
+			w->end.module = fr[i].module;
+			w->end.depth = depth + i;
+			w->end.no_row = false;
+			return UW_STOP_DEPTH;
 		}
 	}
+	return UW_STOP_NONE;
+}
+
+/*
+ * The walk, in batches of UWK_BATCH frames (uw_walk_more(): the core's
+ * fast loop, not a call per frame); between two, the time limit.
+ */
+#define UWK_BATCH	UWK_TIME_EVERY
+
+static unsigned int uwk_walk_batches(struct uwk_walk *w, struct uw_cursor *cur,
+				     const struct uw_walk_cfg *cfg,
+				     struct uw_frame *fr)
+{
+	struct uw_walk_result res;
+	unsigned int stop;
+	u32 depth = 0;
+	size_t n;
+
+	for (;;) {
+		n = uw_walk_more(cur, cfg, fr, UWK_BATCH + 1, &res);
+		if (!n) {
+			w->end.module = cur->module;
+			w->end.depth = depth;
+			w->end.sp = 0;
+			w->end.no_row = false;
+			return UW_STOP_BAD_DATA;
+		}
+		stop = uwk_take(w, fr, n, depth);
+		if (stop != UW_STOP_NONE)
+			return stop;
+		depth += n - 1;
+		if (cur->stop != UW_STOP_NONE) {
+			w->end.module = fr[n - 1].module;
+			w->end.depth = depth;
+			w->end.sp = fr[n - 1].sp;
+			w->end.no_row = cur->source == UW_SRC_FP;
+			return cur->stop;
+		}
+		if (w->limit && uwk_too_long(w->t0, w->limit))
+			return UWK_STOP_TIME;
+	}
+}
+
+static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
+			  struct pt_regs *regs, struct uwk_walk_slot *slot,
+			  struct uw_cache *cache)
+{
+	struct uwk_read_ctx rctx = { .checked = false };
+	struct uw_walk_cfg cfg = {
+		.mem = { .read = uwk_user_read, .ctx = &rctx },
+		.max_depth = entry->max_stack + 1,
+		.cache = cache,
+	};
+	struct uwk_walk w = {
+		.entry = entry,
+		.limit = (u64)READ_ONCE(uwk_max_walk_us) * NSEC_PER_USEC,
+	};
+	struct uw_cursor *cur = &slot->cur;
+	unsigned int stop;
+
+	if (w.limit)
+		w.t0 = local_clock();
+	w.found = uwk_kmm_find(current->mm);
+	/* A mapping was unmapped since the scan: trust no table (events.c). */
+	w.kmm = w.found && !READ_ONCE(w.found->stale_seq) ? w.found : NULL;
+	if (w.kmm) {
+		cfg.mods = w.kmm->mods;
+		cfg.nmods = w.kmm->n;
+	}
+	/* The walk's architecture: a compat task's is not the kernel's. */
+	uwk_arch_regs(&cfg, &slot->start, regs);
+	if (uw_cursor_init(cur, &cfg, &slot->start)) {
+		uwk_stat_inc(UWK_ST_END_OTHER);
+		return;
+	}
+	/*
+	 * A process not known yet, a pc no mapping covers (a new library),
+	 * or mappings changed since the scan: ask for a scan.
+	 */
+	uwk_request_scan(w.found, !w.kmm || cur->module == UW_NO_MODULE);
+	stop = uwk_walk_batches(&w, cur, &cfg, slot->frames);
+	uwk_count_frames(&w.frames);
 	uwk_stat_stop(stop);
-	uwk_count_end(kmm, stop, &end);
+	uwk_count_end(w.kmm, stop, &w.end);
 }
 
 /* Same signature as perf_callchain_user(), which it stands in for. */
@@ -244,14 +473,17 @@ static void notrace uwk_callchain_user(struct perf_callchain_entry_ctx *entry,
 				       struct pt_regs *regs)
 {
 	struct uwk_walk_slot *slot;
+	struct uw_cache *cache;
 
 	uwk_stat_inc(UWK_ST_SAMPLES);
 	perf_callchain_store(entry, instruction_pointer(regs));
 
 	preempt_disable_notrace();
 	rcu_read_lock();
-	slot = this_cpu_ptr(&uwk_slots[uwk_context_level()]);
-	uwk_walk_user(entry, regs, &slot->cur, &slot->start);
+	slot = &this_cpu_ptr(uwk_slots)->s[uwk_context_level()];
+	cache = uwk_cache_take();
+	uwk_walk_user(entry, regs, slot, cache);
+	uwk_cache_give(cache);
 	rcu_read_unlock();
 	preempt_enable_notrace();
 }
@@ -301,16 +533,28 @@ int uwk_hook_init(void)
 {
 	int ret;
 
+	uwk_slots = alloc_percpu(struct uwk_walk_slots);
+	ret = uwk_slots ? uwk_cache_init() : -ENOMEM;
+	if (ret) {
+		pr_err("cannot allocate the walks' state and caches\n");
+		goto out_cache;
+	}
 	ret = ftrace_set_filter(&uwk_ops, UWK_HOOK_SYM, strlen(UWK_HOOK_SYM), 1);
 	if (ret) {
 		pr_err("cannot filter on %s: %d\n", UWK_HOOK_SYM, ret);
-		return ret;
+		goto out_cache;
 	}
 	ret = register_ftrace_function(&uwk_ops);
 	if (ret) {
 		pr_err("cannot hook %s: %d\n", UWK_HOOK_SYM, ret);
 		ftrace_free_filter(&uwk_ops);
+		goto out_cache;
 	}
+	return 0;
+
+out_cache:
+	uwk_cache_free();
+	free_percpu(uwk_slots);
 	return ret;
 }
 
@@ -324,4 +568,6 @@ void uwk_hook_exit(void)
 	 * period waits for it.
 	 */
 	synchronize_rcu();
+	uwk_cache_free();
+	free_percpu(uwk_slots);
 }

@@ -59,6 +59,18 @@ static atomic_long_t uwk_scan_seq = ATOMIC_LONG_INIT(0);
 atomic_long_t uwk_bytes_held = ATOMIC_LONG_INIT(0);
 atomic_t uwk_nr_mms = ATOMIC_INIT(0);
 
+/*
+ * The cache tags handed out so far (uwk_cache_ids()): 64 bits, counted
+ * from 2^32 up, so that a tag's high half (the core's cache_id) is never
+ * 0 and no tag is given twice (2^64 is centuries of scans away).
+ */
+static atomic64_t uwk_cache_tag = ATOMIC64_INIT(1ull << 32);
+
+u64 uwk_cache_ids(u32 n)
+{
+	return atomic64_add_return(n, &uwk_cache_tag) - n;
+}
+
 /* The next number in scan order (see uwk_scan_seq). */
 unsigned long uwk_next_seq(void)
 {
@@ -200,6 +212,28 @@ static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct task_struct *task,
 						     &kmm->mods[i].bias);
 }
 
+/*
+ * Tag the mappings of a new scan for the hook's caches: each mapping of a
+ * file (or the vDSO) a tag of its own, which no other mapping, earlier
+ * scan or process ever had, as cache_id (its high half) and cache_gen.
+ * A rescan (a library swapped at the same address, tables installed)
+ * thus invalidates every entry of the process at once, in every CPU's
+ * cache, with no write to any of them.  Anonymous mappings (JIT code,
+ * which may change in place) get none: their frames are never cached.
+ */
+static void uwk_kmm_cache_ids(struct uwk_kmm *kmm)
+{
+	u64 tag = uwk_cache_ids(kmm->n);
+	u32 i;
+
+	for (i = 0; i < kmm->n; i++, tag++) {
+		if (!kmm->maps[i].kf)
+			continue;
+		kmm->mods[i].cache_id = upper_32_bits(tag);
+		kmm->mods[i].cache_gen = lower_32_bits(tag);
+	}
+}
+
 /* Snapshot the executable file mappings of mm; returns how many. */
 static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
 			 int *map_count)
@@ -271,6 +305,7 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		uwk_kmm_fill(kmm, i, task, &snap[i], uid);
 	kvfree(snap);
 	kmm->n = n;
+	uwk_kmm_cache_ids(kmm);
 	kmm->mm = mm;
 	mmgrab(mm);
 	kmm->tgid = task->tgid;

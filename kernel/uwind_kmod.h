@@ -35,6 +35,8 @@ extern unsigned int uwk_max_table_kb;
 extern unsigned int uwk_max_total_mb;
 extern unsigned int uwk_max_user_pct;
 extern unsigned int uwk_rescan_ms;
+extern unsigned int uwk_cache_slots;
+extern unsigned int uwk_max_walk_us;
 
 /* Counters, read through debugfs "stats". */
 enum uwk_stat {
@@ -57,17 +59,22 @@ enum uwk_stat {
 	UWK_ST_END_NO_TABLE,	/* in a mapped file without a table (per file) */
 	UWK_ST_END_OTHER,	/* elsewhere: read fault, bad row, no mapping */
 	UWK_ST_END_DEPTH,	/* at the sample's depth limit */
+	UWK_ST_END_TIME,	/* at the time limit (max_walk_us) */
+	UWK_ST_CACHE_BUSY,	/* walks without the cache: in use below */
 	UWK_ST_COUNT,
 };
 
 /*
- * A stop reason of the module's own, after the core's (enum uw_stop): a
- * frame-pointer guess outside every executable mapping ended the walk.
+ * Stop reasons of the module's own, after the core's (enum uw_stop): a
+ * frame-pointer guess outside every executable mapping ended the walk;
+ * the walk took max_walk_us.
  */
 #define UWK_STOP_FP_OUTSIDE	UW_STOP_COUNT
-#define UWK_KSTOP_COUNT		(UW_STOP_COUNT + 1)
+#define UWK_STOP_TIME		(UW_STOP_COUNT + 1)
+#define UWK_KSTOP_COUNT		(UW_STOP_COUNT + 2)
 
 void uwk_stat_inc(enum uwk_stat s);
+void uwk_stat_add(enum uwk_stat s, unsigned long n);
 void uwk_stat_stop(unsigned int stop);
 void uwk_stats_show(struct seq_file *m);
 
@@ -253,5 +260,14 @@ void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm);
 /* The hook (hook.c). */
 int uwk_hook_init(void);
 void uwk_hook_exit(void);
+void uwk_cache_show(struct seq_file *m);	/* the caches' stats */
+void uwk_caches_show(struct seq_file *m);	/* ... each CPU's */
+
+/*
+ * The cache tags of a scan's n mappings (registry.c): ids never given
+ * before, so that no entry of another mapping, of an earlier scan or of
+ * another process answers for them (see uwk_kmm_cache_ids()).
+ */
+u64 uwk_cache_ids(u32 n);
 
 #endif /* UWIND_KMOD_H */

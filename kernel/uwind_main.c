@@ -14,6 +14,7 @@
  *   users    each uid holding tables: "uid bytes"
  *   breaks   the files where walks broke for want of a table, "count
  *            path", most frequent first
+ *   caches   each CPU's unwind cache (hook.c): "cpu slots hits misses"
  *   gc       write anything: drop the tables of processes that are gone
  *   installed  where installed tables are looked for, and those held;
  *            write anything (root: `uwind sframe --install` does) to
@@ -51,6 +52,24 @@ unsigned int uwk_rescan_ms = 100;
 module_param_named(rescan_ms, uwk_rescan_ms, uint, 0644);
 MODULE_PARM_DESC(rescan_ms, "least time between two scans of a process, ms (default 100)");
 
+/*
+ * The unwind cache of each CPU (hook.c): 1024 slots, 48 KiB a CPU, hold
+ * the rows of a few hundred hot return addresses.
+ */
+unsigned int uwk_cache_slots = 1024;
+module_param_named(cache_slots, uwk_cache_slots, uint, 0444);
+MODULE_PARM_DESC(cache_slots, "slots of each CPU's unwind cache, rounded down to a power of two, at most 65536; 0: no cache (default 1024)");
+
+/*
+ * The longest a walk may take (hook.c), sized for hardware: 1024 frames
+ * at the 20-30 ns a cached frame and its user access should cost there
+ * (an estimate from the user-space figures); an emulated walk (QEMU's
+ * TCG) is 20-30 times slower, and longer ones are cut.
+ */
+unsigned int uwk_max_walk_us = 50;
+module_param_named(max_walk_us, uwk_max_walk_us, uint, 0644);
+MODULE_PARM_DESC(max_walk_us, "longest time one user callchain walk may take, microseconds, checked every 16 frames; 0: no limit (default 50)");
+
 static DEFINE_PER_CPU(unsigned long[UWK_ST_COUNT], uwk_stats);
 static DEFINE_PER_CPU(unsigned long[UWK_KSTOP_COUNT], uwk_stops);
 
@@ -73,6 +92,8 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_END_NO_TABLE] = "end_no_table",
 	[UWK_ST_END_OTHER] = "end_other",
 	[UWK_ST_END_DEPTH] = "end_depth",
+	[UWK_ST_END_TIME] = "end_time",
+	[UWK_ST_CACHE_BUSY] = "cache_busy",
 };
 
 static const char *const uwk_stop_keys[UWK_KSTOP_COUNT] = {
@@ -85,11 +106,17 @@ static const char *const uwk_stop_keys[UWK_KSTOP_COUNT] = {
 	[UW_STOP_DEPTH] = "stop_depth",
 	[UW_STOP_BAD_DATA] = "stop_bad_data",
 	[UWK_STOP_FP_OUTSIDE] = "stop_fp_outside",
+	[UWK_STOP_TIME] = "stop_time",
 };
 
 void uwk_stat_inc(enum uwk_stat s)
 {
 	this_cpu_inc(uwk_stats[s]);
+}
+
+void uwk_stat_add(enum uwk_stat s, unsigned long n)
+{
+	this_cpu_add(uwk_stats[s], n);
 }
 
 void uwk_stat_stop(unsigned int stop)
@@ -121,6 +148,7 @@ void uwk_stats_show(struct seq_file *m)
 	seq_printf(m, "files %d\n", atomic_read(&uwk_nr_files));
 	seq_printf(m, "bytes_held %ld\n", atomic_long_read(&uwk_bytes_held));
 	seq_printf(m, "table_bytes %ld\n", atomic_long_read(&uwk_table_bytes));
+	uwk_cache_show(m);
 }
 
 /*
@@ -198,6 +226,8 @@ static int __init uwk_init(void)
 	debugfs_create_file("breaks", 0444, uwk_dir, uwk_breaks_show,
 			    &uwk_dbg_fops);
 	debugfs_create_file("users", 0444, uwk_dir, uwk_users_show,
+			    &uwk_dbg_fops);
+	debugfs_create_file("caches", 0444, uwk_dir, uwk_caches_show,
 			    &uwk_dbg_fops);
 	debugfs_create_file("gc", 0200, uwk_dir, NULL, &uwk_gc_fops);
 	debugfs_create_file("installed", 0600, uwk_dir, NULL, &uwk_inst_fops);

@@ -58,8 +58,9 @@ static const uint8_t x86_64_greg_dwarf[17] = {
 #define ARM_SIGINFO		128
 #define ARM_CPSR_T		(1u << 5)
 
+/* Whether the n code bytes at pc are want's; *other: read, and not. */
 static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
-			 const uint8_t *want, unsigned int n)
+			 const uint8_t *want, unsigned int n, bool *other)
 {
 	uint8_t buf[16];
 	unsigned int i;
@@ -68,8 +69,10 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 	    cfg->mem.read(cfg->mem.ctx, pc, buf, n))
 		return false;
 	for (i = 0; i < n; i++)
-		if (buf[i] != want[i])
+		if (buf[i] != want[i]) {
+			*other = true;
 			return false;
+		}
 	return true;
 }
 
@@ -156,19 +159,22 @@ static int arm_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	return ret;
 }
 
-int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
+int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		      bool *other)
 {
 	uint64_t pc = cur->step.pc, sp = cur->step.sp;
 
 	switch (cfg->arch) {
 	case UW_ARCH_X86_64:
-		if (!code_matches(cfg, pc, x86_64_tramp, sizeof(x86_64_tramp)))
+		if (!code_matches(cfg, pc, x86_64_tramp, sizeof(x86_64_tramp),
+				  other))
 			return UWI_NEXT;
 		return restore_regs(cur, cfg, sp + X86_64_MCTX,
 				    x86_64_greg_dwarf, sizeof(x86_64_greg_dwarf),
 				    8);
 	case UW_ARCH_AARCH64:
-		if (!code_matches(cfg, pc, aarch64_tramp, sizeof(aarch64_tramp)))
+		if (!code_matches(cfg, pc, aarch64_tramp, sizeof(aarch64_tramp),
+				  other))
 			return UWI_NEXT;
 		/* x0..x30, then sp and pc: DWARF 0..32 in order. */
 		return restore_regs(cur, cfg, sp + AARCH64_REGS, NULL,

@@ -288,12 +288,16 @@ int uwi_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			   row->flags);
 }
 
-/* Frame records: [fp] = caller's fp, [fp + word] = return address. */
+/*
+ * Frame records: [fp] = caller's fp, [fp + word] = return address, read
+ * with one call of the accessor.
+ */
 static int fp_pair_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			const struct uw_arch_info *ai)
 {
 	unsigned int w = ai->ptr_size;
-	uint64_t fp, ra, caller_fp;
+	uint64_t fp, v[2];
+	uint8_t buf[16];
 	int err;
 
 	if (!uw_reg_get(&cur->regs, ai->fp, &fp))
@@ -304,15 +308,14 @@ static int fp_pair_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		return UW_EALIGN;
 	if (fp > ~(uint64_t)0 - 2 * w)
 		return UW_EOVERFLOW;
-	err = uwi_read_word(cfg, w, fp, &caller_fp);
-	err = err ? err : uwi_read_word(cfg, w, fp + w, &ra);
+	err = read_words(cfg, w, fp, 2, v, buf);
 	if (err)
 		return err;
 	/* AArch64 code built with pac-ret keeps a signed lr in its record. */
 	if (cfg->arch == UW_ARCH_AARCH64)
-		ra &= ~cfg->pac_mask;
+		v[1] &= ~cfg->pac_mask;
 	cur->cfa = fp + 2 * w;
-	set_caller(cur, ai, ra, cur->cfa, caller_fp, true);
+	set_caller(cur, ai, v[1], cur->cfa, v[0], true);
 	return UWI_STEPPED;
 }
 
@@ -336,16 +339,28 @@ static int phase_excframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 /*
  * A Linux signal frame.  Never on Cortex-M: M-profile has no Linux
  * signals, and probing code there would read firmware memory for no
- * reason.
+ * reason.  A return address that the cache says has no table row and
+ * no trampoline is not read again (UWI_CACHE_NO_SIGFRAME): the frames
+ * the frame-pointer fallback takes would each pay for a read of their
+ * code, the costliest read a kernel walk makes.
  */
 static int phase_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
+	struct uw_cache_entry *none = UW_HAS_CACHE ? cur->step.none : NULL;
+	bool other = false;
 	int ret;
 
 	if (!UW_HAS_SIGFRAME ||
 	    (cfg->flags & (UW_WALK_NO_SIGFRAME | UW_WALK_CORTEX_M)))
 		return UWI_NEXT;
-	ret = uwi_sigframe_step(cur, cfg);
+	/* The entry's pc is the lookup: pc - 1 for a return address. */
+	if (none && cur->step.lookup + 1 != cur->step.pc)
+		none = NULL;
+	if (none && (none->flags & UWI_CACHE_NO_SIGFRAME))
+		return UWI_NEXT;
+	ret = uwi_sigframe_step(cur, cfg, &other);
+	if (none && ret == UWI_NEXT && other)
+		none->flags |= UWI_CACHE_NO_SIGFRAME;
 	if (ret == UWI_RESTORED) {
 		cur->source = UW_SRC_SIGFRAME;
 		cur->flags = UW_FRAME_SIGNAL;
@@ -402,6 +417,7 @@ static uwi_noinline int cache_probe(struct uw_cursor *cur,
 			if (ret != UWI_NEXT)
 				return ret;
 		} else if (e->src == UW_SRC_NONE) {
+			cur->step.none = e;
 			return UWI_NEXT;
 		} else {
 			cur->step.hit = e;
@@ -449,8 +465,10 @@ static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	UWI_FORMATS(UWI_TRY_FORMAT)
 #undef UWI_TRY_FORMAT
 	/* No table row here: remembered too, for the later phases. */
-	if (UW_HAS_CACHE && ret == UWI_NEXT && cur->step.fill)
-		uwi_cache_tag(cur, cur->step.fill, UW_SRC_NONE, 0);
+	if (UW_HAS_CACHE && ret == UWI_NEXT && cur->step.fill) {
+		cur->step.none = cur->step.fill;
+		uwi_cache_tag(cur, cur->step.none, UW_SRC_NONE, 0);
+	}
 	return ret;
 }
 
@@ -555,6 +573,7 @@ static int step_begin(struct uw_cursor *cur, const struct uwi_arch *a)
 	cur->flags = 0;
 	cur->source = UW_SRC_NONE;
 	st->ra_in_reg = false;
+	st->none = NULL;
 	st->lookup = uwi_code_addr(a, st->pc);
 	if (!exact && st->lookup)
 		st->lookup--;
@@ -1056,13 +1075,18 @@ static uwi_noinline bool fast_one(struct uw_cursor *cur,
 			false) == 1;
 }
 
-/* One step, the architecture known (uw_step() and uw_walk() find it). */
+/*
+ * One step, the architecture known (uw_step() and uw_walk() find it).
+ * The fast path only for a frame whose module has an SFrame table: the
+ * frame-pointer fallback's frames would pay for setting it up.
+ */
 static int step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		const struct uwi_arch *a)
 {
 	if (depth_full(cur, cfg, cur->depth))
 		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
-	if (fast_on(&cur->regs, cfg, a) && fast_one(cur, cfg, a))
+	if (cur->module < cfg->nmods && cfg->mods[cur->module].sframe &&
+	    fast_on(&cur->regs, cfg, a) && fast_one(cur, cfg, a))
 		return UW_STEP_CALLER;
 	return step_general(cur, cfg, a);
 }
@@ -1080,8 +1104,10 @@ int uw_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 }
 
 /* The cursor's frame, its registers regs (the cursor's, or the first's). */
-static void record(struct uw_frame *f, const struct uw_regs *regs,
-		   const struct uw_cursor *cur, const struct uwi_arch *a)
+static uwi_always_inline void record(struct uw_frame *f,
+				     const struct uw_regs *regs,
+				     const struct uw_cursor *cur,
+				     const struct uwi_arch *a)
 {
 	uint64_t pc = regs->r[a->info.pc];
 
@@ -1143,41 +1169,122 @@ static uwi_always_inline size_t fast_walk(struct uw_cursor *cur,
 	return n + fast_walk_mem(cur, cfg, a, regs, frames + n, frames + max);
 }
 
-size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
-	       struct uw_walk_result *res)
+/* Whether a module has no table of any format: its frames are the fallback's. */
+static uwi_always_inline bool no_tables(const struct uw_module *m)
 {
-	const struct uwi_arch *a;
-	const struct uw_regs *from;
-	size_t n = 0;
+	return !m->sframe && !m->ehabi && !m->chrome && !m->cu && !m->bp;
+}
+
+/*
+ * uw_walk's loop for the frame-pointer fallback's frames: frames of a
+ * module without tables, each a return address the cache says has no
+ * sigreturn trampoline (phase_sigframe() keeps that), on an architecture
+ * whose frame records are pairs and whose step tries the tables, then a
+ * trampoline, then the record.  It does what those phases and commit()
+ * do for such a frame, every check included; on anything else (no such
+ * entry, a zero, misaligned or overflowing frame pointer, a failed read,
+ * no progress, a zero return address) it stops, and the general step
+ * takes that frame from the start.  Returns the frames written so far;
+ * the cursor holds the last one.
+ */
+static uwi_noinline size_t fp_walk(struct uw_cursor *cur,
+				   const struct uw_walk_cfg *cfg,
+				   const struct uwi_arch *a,
+				   struct uw_frame *frames, size_t n,
+				   size_t max)
+{
+	const struct uw_arch_info *ai = &a->info;
+	const unsigned int w = ai->ptr_size;
+	const struct uw_cache_entry *e;
+	const struct uw_module *m;
+	uint64_t pc, sp, fp, lookup, ra, cfa, v[2];
+	uint8_t buf[16];
+
+	if (!UW_HAS_CACHE || !cfg->cache || a->fp_kind != UWI_FP_PAIR ||
+	    a->phases[0] != UWI_PHASE_TABLES ||
+	    a->phases[1] != UWI_PHASE_SIGFRAME ||
+	    a->phases[2] != UWI_PHASE_FP || (cfg->flags & UW_WALK_NO_FP))
+		return n;
+	while (n < max && !depth_full(cur, cfg, cur->depth)) {
+		/* A return address (not exact), in a module without tables. */
+		if (!cur->depth || (cur->flags & UW_FRAME_SIGNAL) ||
+		    cur->module >= cfg->nmods)
+			break;
+		m = &cfg->mods[cur->module];
+		if (!no_tables(m) || !m->cache_id ||
+		    !uw_reg_get(&cur->regs, ai->pc, &pc) ||
+		    !uw_reg_get(&cur->regs, ai->sp, &sp) ||
+		    !uw_reg_get(&cur->regs, ai->fp, &fp))
+			break;
+		lookup = uwi_code_addr(a, pc);
+		if (!lookup || lookup != pc)
+			break;
+		lookup--;
+		e = uwi_cache_slot(cfg->cache, lookup);
+		if (e->pc != lookup || e->key != uwi_cache_key(m) ||
+		    e->src != UW_SRC_NONE ||
+		    !(e->flags & UWI_CACHE_NO_SIGFRAME))
+			break;
+		/* fp_pair_step()'s checks, and commit()'s progress. */
+		if (!fp || (fp & (w - 1)) || fp > ~(uint64_t)0 - 2 * w ||
+		    read_words(cfg, w, fp, 2, v, buf))
+			break;
+		ra = v[1];
+		if (cfg->arch == UW_ARCH_AARCH64)
+			ra &= ~cfg->pac_mask;
+		cfa = fp + 2 * w;
+		if (cfa <= sp || !ra)
+			break;
+		cfg->cache->hits++;
+		cur->cfa = cfa;
+		set_caller(cur, ai, ra, cfa, v[0], true);
+		cur->depth++;
+		cur->flags = 0;
+		cur->source = UW_SRC_FP;
+		cur->step.ra_in_reg = false;
+		cur->module = next_module(cfg, cur->module,
+					  uwi_code_addr(a, ra) - 1);
+		frames[n - 1].source = UW_SRC_FP;
+		frames[n - 1].cfa = cfa;
+		record(&frames[n++], &cur->regs, cur, a);
+	}
+	return n;
+}
+
+/*
+ * The walk from frames[n - 1], the cursor's frame, recorded: its callers
+ * into frames[n..max).  uw_walk() and uw_walk_more(); inlined in both,
+ * so that neither has a frame more on its stack than before it.
+ */
+static uwi_always_inline size_t walk_from(struct uw_cursor *cur,
+					    const struct uw_walk_cfg *cfg,
+					    const struct uwi_arch *a,
+					    const struct uw_regs *regs,
+					    struct uw_frame *frames, size_t n,
+					    size_t max,
+					    struct uw_walk_result *res)
+{
+	const struct uw_regs *from = regs;
+	bool sf;
 	int ret;
 
-	res->nframes = 0;
-	res->stop = UW_STOP_NONE;
-	res->err = 0;
-	ret = cursor_begin(cur, cfg, regs);
-	if (ret || !frames || max == 0) {
-		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
-		res->err = ret ? ret : UW_EDEPTH;
-		return 0;
-	}
-	a = uwi_arch_get(cfg->arch);	/* valid: cursor_begin() checked */
-	record(&frames[n++], regs, cur, a);
-	/* Without the fast path, the cursor needs the registers at once. */
-	if (!FAST_PATH)
-		uwi_regs_copy(&cur->regs, regs);
-	from = FAST_PATH ? regs : &cur->regs;
 	for (;;) {
-		n = fast_walk(cur, cfg, a, from, frames, n, max);
+		/* Not for the frame-pointer fallback's frames (see step()). */
+		sf = cur->module < cfg->nmods && cfg->mods[cur->module].sframe;
+		if (sf)
+			n = fast_walk(cur, cfg, a, from, frames, n, max);
 		/*
-		 * The first frame's registers are the caller's: taken, it
-		 * leaves the cursor its caller's; else the cursor needs them.
+		 * uw_walk()'s first frame's registers are the caller's: taken,
+		 * the fast loop leaves the cursor its caller's; else the
+		 * cursor needs them.
 		 */
-		if (from != &cur->regs) {
+		if (FAST_PATH && from != &cur->regs) {
 			if (n == 1)
 				uwi_regs_copy(&cur->regs, regs);
 			from = &cur->regs;
 		}
+		if (!sf)
+			n = fp_walk(cur, cfg, a, frames, n, max);
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;
@@ -1201,4 +1308,54 @@ size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	}
 	res->nframes = n;
 	return n;
+}
+
+size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
+	       struct uw_walk_result *res)
+{
+	const struct uwi_arch *a;
+	int ret;
+
+	res->nframes = 0;
+	res->stop = UW_STOP_NONE;
+	res->err = 0;
+	ret = cursor_begin(cur, cfg, regs);
+	if (ret || !frames || max == 0) {
+		res->stop = ret ? UW_STOP_NO_INFO : UW_STOP_DEPTH;
+		res->err = ret ? ret : UW_EDEPTH;
+		return 0;
+	}
+	a = uwi_arch_get(cfg->arch);	/* valid: cursor_begin() checked */
+	record(&frames[0], regs, cur, a);
+	/* Without the fast path, the cursor needs the registers at once. */
+	if (!FAST_PATH) {
+		uwi_regs_copy(&cur->regs, regs);
+		regs = &cur->regs;
+	}
+	return walk_from(cur, cfg, a, regs, frames, 1, max, res);
+}
+
+size_t uw_walk_more(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    struct uw_frame *frames, size_t max,
+		    struct uw_walk_result *res)
+{
+	const struct uwi_arch *a = uwi_arch_get(cfg->arch);
+
+	res->nframes = 0;
+	res->stop = UW_STOP_NONE;
+	res->err = 0;
+	if (!a || !frames || max == 0) {
+		res->stop = a ? UW_STOP_DEPTH : UW_STOP_BAD_DATA;
+		res->err = a ? UW_EDEPTH : UW_EARCH;
+		return 0;
+	}
+	record(&frames[0], &cur->regs, cur, a);
+	if (cur->stop != UW_STOP_NONE) {
+		res->nframes = 1;
+		res->stop = cur->stop;
+		res->err = UW_STEP_END;
+		return 1;
+	}
+	return walk_from(cur, cfg, a, &cur->regs, frames, 1, max, res);
 }

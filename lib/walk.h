@@ -131,9 +131,12 @@ int uwi_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 /*
  * If the cursor's pc is a Linux sigreturn trampoline, restore the
  * interrupted registers from the signal frame at its sp: UWI_RESTORED,
- * UWI_NEXT (not a trampoline) or an error.  lib/sigframe.c.
+ * UWI_NEXT (not a trampoline) or an error.  *other is set when the
+ * code at pc was read and is no trampoline (with UWI_NEXT), left alone
+ * otherwise (unread code may be one later).  lib/sigframe.c.
  */
-int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
+int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		      bool *other);
 
 /*
  * Cortex-M: the cursor's pc is an EXC_RETURN value; restore the
@@ -249,6 +252,16 @@ static inline void uwi_cache_row(struct uw_cache_entry *e,
 	e->u.rule[2] = row->fp;
 	e->flags = (uint8_t)row->flags;
 }
+
+/*
+ * A "no table row" entry (UW_SRC_NONE) of a frame whose pc is a return
+ * address (the entry's pc + 1) also keeps, in its flags, that the code
+ * there is no sigreturn trampoline: the frame-pointer fallback's frames
+ * then skip reading their code (lib/walk.c, phase_sigframe()).  A wrong
+ * bit (a cache overwritten) can only make a signal frame be walked with
+ * frame pointers.
+ */
+#define UWI_CACHE_NO_SIGFRAME	0x01
 
 static inline void uwi_cache_tag(struct uw_cursor *cur,
 				 struct uw_cache_entry *e, uint8_t src,

@@ -56,7 +56,8 @@ for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
     "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
     "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
-    "$kt"/bpfstack "$kt"/bad-* "$kt"/hot-* "$kt"/hot.ret; do
+    "$kt"/bpfstack "$kt"/deep-sf "$kt"/deep-fp "$kt"/bad-* "$kt"/hot-* \
+    "$kt"/hot.ret; do
 	[ -f "$f" ] || continue
 	case $f in *.tmp) continue ;; esac
 	set -- "$@" "$f:/root/${f##*/}"

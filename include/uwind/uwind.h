@@ -274,6 +274,8 @@ struct uwi_step {
 	const struct uw_cache_entry *hit; /* a format's cached answer */
 	struct uw_cache_entry *fill;	/* the slot a table's answer goes
 					 * to, or NULL */
+	struct uw_cache_entry *none;	/* the slot saying no table row
+					 * covers the frame, or NULL */
 	uint64_t new_sp;
 	bool ra_in_reg;
 	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
@@ -424,6 +426,29 @@ struct uw_walk_result {
 size_t uw_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	       const struct uw_regs *regs, struct uw_frame *frames, size_t max,
 	       struct uw_walk_result *res);
+
+/**
+ * uw_walk_more() - go on with a walk, a batch of frames at a time
+ * @cur: the cursor of a walk: from uw_cursor_init(), or left by uw_walk()
+ *	or uw_walk_more() when frames ran out
+ * @cfg: the configuration it was set up with
+ * @frames: where the frames go; frames[0] is the cursor's frame again
+ *	(the last one the previous batch wrote, now with the source and CFA
+ *	of its step), then its callers
+ * @max: room in frames
+ * @res: as for uw_walk(); a walk that had ended: its stop, and
+ *	UW_STEP_END (0) as the error
+ *
+ * A host that must act between frames (look at the clock, say) walks in
+ * batches this way at uw_walk()'s speed rather than uw_step()'s.  The
+ * walk goes on while cur->stop is UW_STOP_NONE; the depth limit
+ * (&struct uw_walk_cfg.max_depth) counts the whole walk's steps.
+ *
+ * Return: the number of frames written, frames[0] included.
+ */
+size_t uw_walk_more(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		    struct uw_frame *frames, size_t max,
+		    struct uw_walk_result *res);
 
 /**
  * uw_module_sframe_find() - the SFrame row for a run-time pc in a module

@@ -7,15 +7,17 @@
 CORE_T_DIR := $(O)/selftests/core
 
 # test_core, test_cache (the walker's cache: collisions, generations,
-# identity, fuzzed contents) and test_direct (the stack read in place),
-# all on the SFrame test encoder's tables.
+# identity, fuzzed contents), test_direct (the stack read in place) and
+# test_kwalk (what the kernel module's walk needs: batches, frame records,
+# trampoline probes), all on the SFrame test encoder's tables.
 $(CORE_T_DIR)/test_core $(CORE_T_DIR)/test_cache \
-$(CORE_T_DIR)/test_direct: $(CORE_T_DIR)/%: \
+$(CORE_T_DIR)/test_direct $(CORE_T_DIR)/test_kwalk: $(CORE_T_DIR)/%: \
 		selftests/core/%.c \
 		$(O)/tool/sframe_enc.o $(LIBUWIND) $(LIB_HDRS) \
 		scripts/uwind/sframe_enc.h selftests/common/tap.h \
 		selftests/common/check.h selftests/common/cachewalk.h \
-		selftests/common/directwalk.h selftests/common/walkcmp.h
+		selftests/common/directwalk.h selftests/common/walkcmp.h \
+		selftests/common/sfetable.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< \
 		$(O)/tool/sframe_enc.o $(LIBUWIND)
@@ -42,3 +44,4 @@ $(call uw_test,sh selftests/core/api.sh $(O))
 
 $(call uw_test,$(CORE_T_DIR)/test_cache,unit san,$(CORE_T_DIR)/test_cache)
 $(call uw_test,$(CORE_T_DIR)/test_direct,unit san,$(CORE_T_DIR)/test_direct)
+$(call uw_test,$(CORE_T_DIR)/test_kwalk,unit san,$(CORE_T_DIR)/test_kwalk)

@@ -28,6 +28,7 @@
 #include <uwind/uwind.h>
 #include "../../scripts/uwind/sframe_enc.h"
 #include "../common/tap.h"
+#include "../common/sfetable.h"
 #include "../common/cachewalk.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -89,8 +90,6 @@ static bool table_build(struct table *t, const int *cfa_off)
 		.version = 2, .flags = SFE_F_SORTED, .abi = SFE_ABI_AMD64_LE,
 		.fixed_ra = -8, .addr = 0x600000, .nfdes = NFN,
 	};
-	struct uw_span span;
-	char err[128];
 	int i;
 
 	memset(t, 0, sizeof(*t));
@@ -107,14 +106,7 @@ static bool table_build(struct table *t, const int *cfa_off)
 		t->fdes[i].fres = t->fres[i];
 	}
 	st.fdes = t->fdes;
-	if (sfe_encode(&st, &t->p, &t->len, &t->lay, err, sizeof(err))) {
-		diag("encoder: %s", err);
-		return false;
-	}
-	span.data = t->p;
-	span.size = t->len;
-	span.addr = st.addr;
-	return uw_sframe_init(&t->sf, &span) == 0;
+	return uwt_sframe_build(&st, &t->p, &t->len, &t->lay, &t->sf);
 }
 
 static void table_free(struct table *t)

@@ -126,6 +126,16 @@ $(KT_OUT)/memloop: selftests/kernel/memloop.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -o $@ $<
 
+# The benchmark's stacks of given depths (deep.c): SFrame, frame
+# pointers.  Static: the frame-pointer chain ends cleanly at _start (a
+# dynamic program's runs on into the C library's registers, and the
+# kernel's walker takes a fault there).
+$(KT_OUT)/deep-sf: KT_DEEP = $(KT_SF)
+$(KT_OUT)/deep-fp: KT_DEEP = $(KT_FP)
+$(KT_OUT)/deep-sf $(KT_OUT)/deep-fp: selftests/kernel/deep.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_DEEP) -static -o $@ $<
+
 $(KT_OUT)/kvmspin: selftests/kernel/kvmspin.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -o $@ $<
@@ -186,6 +196,7 @@ $(KT_OUT)/hot.ret: selftests/kernel/retaddrs.sh $(KT_HOT)
 
 KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
 	$(KT_OUT)/bpfstack $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
+	$(KT_OUT)/deep-sf $(KT_OUT)/deep-fp \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
