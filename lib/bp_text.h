@@ -10,6 +10,9 @@
 #include <uwind/uwind.h>
 #include "compiler.h"
 
+/* Kinds of line (uwi_bp_line_kind()). */
+enum { L_OTHER, L_INIT, L_CFI, L_WIN, L_MODULE };
+
 static uwi_always_inline bool bp_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -90,6 +93,23 @@ static uwi_always_inline int bp_hex(const struct uw_span *t, uint64_t *off,
 
 int uwi_bp_hex(const struct uw_span *t, uint64_t *off, uint64_t end,
 	      uint64_t *v);
+
+/* The kind of the line [off, end); *rest: where its fields start. */
+int uwi_bp_line_kind(const struct uw_span *t, uint64_t off, uint64_t end,
+		     uint64_t *rest);
+
+/*
+ * The fields of the STACK WIN line at w->off, as a lookup reads them
+ * (breakpad.c): 0, or UW_EBADDATA.
+ */
+int uwi_bp_win_fields(const struct uw_bp *bp, struct uw_bp_win *w);
+
+/* A literal token: decimal or 0x hexadecimal, an optional '-' first. */
+int uwi_bp_literal(const char *s, size_t len, uint64_t *v);
+
+/* The index of a STACK WIN name (&enum uw_bp_win_name), or -1. */
+int uwi_bp_win_name(const char *s, size_t len);
+
 
 /*
  * Evaluate s[0..len) up to its line's end or a "name:" token; expr: one

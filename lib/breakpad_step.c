@@ -151,6 +151,8 @@ static uwi_noinline int cfi_unwind(struct uw_bp_work *w)
 		w->slot[1] = w->slot[2 + ai->pc];
 	if (!w->slot[0] || !w->slot[1])
 		return UW_ENOENT;	/* no .cfa or .ra: not usable */
+	/* STACK WIN names are a STACK WIN program's (left by an earlier step). */
+	w->ev.has_win = 0;
 	w->ev.has_cfa = 0;
 	ret = rule(w, 0);
 	if (ret)
