@@ -168,11 +168,6 @@ static int token(struct sym *x, const char *t, size_t n, uint64_t at)
 	return push(x, K_NAME, at, n);
 }
 
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /*
  * Run s[0..len) symbolically up to its line's end or a token ending in
  * ':', as uwi_bp_run() runs it: expr, one value must be left (or the
@@ -189,13 +184,7 @@ static uwi_noinline int run(struct sym *x, const char *s, size_t len,
 	x->s = s;
 	x->depth = 0;
 	x->nvars = 0;
-	for (;;) {
-		while (i < len && blank(s[i]))
-			i++;
-		for (j = i; j < len && !blank(s[j]) && s[j] != '\n'; j++)
-			;
-		if (j == i || s[j - 1] == ':')
-			break;
+	while (bp_expr_token(s, len, &i, &j)) {
 		if (!ntok++)
 			undef = j - i == 6 && eq(s + i, ".undef", 6);
 		err = token(x, s + i, j - i, i);
@@ -227,36 +216,19 @@ static bool held(const struct uw_bp *bp, const char *n, size_t len)
 static uwi_always_inline int rule_set(const struct uw_bp *bp, struct sym *x,
 				     uint64_t q, uint64_t end)
 {
-	const struct uw_span *t = &bp->text;
-	const char *n;
-	bool in_rule = false, has_expr = false;
-	uint64_t e;
-	int err;
+	const char *data = (const char *)bp->text.data;
+	uint64_t n, e;
+	int r, err;
 
-	for (;; q = e) {
-		e = bp_token(t, &q, end);
-		if (e == q)
-			break;
-		if (t->data[e - 1] != ':') {
-			if (!in_rule)
-				return UW_EBADDATA;
-			has_expr = true;
-			continue;
-		}
-		if ((in_rule && !has_expr) || e - q < 2)
-			return UW_EBADDATA;
-		n = (const char *)t->data + q;
-		if (held(bp, n, e - q - 1)) {
-			x->has_cfa = !(e - q - 1 == 4 && eq(n, ".cfa", 4));
-			err = run(x, (const char *)t->data + e, t->size - e,
-				  true);
-			if (err)
-				return err;
-		}
-		in_rule = true;
-		has_expr = false;
+	while ((r = bp_next_rule(&bp->text, &q, end, &n, &e)) > 0) {
+		if (!held(bp, data + n, e - n - 1))
+			continue;	/* the unwinder skips it */
+		x->has_cfa = !(e - n - 1 == 4 && eq(data + n, ".cfa", 4));
+		err = run(x, data + e, bp->text.size - e, true);
+		if (err)
+			return err;
 	}
-	return in_rule && !has_expr ? UW_EBADDATA : 0;
+	return r;
 }
 
 /*

@@ -362,11 +362,6 @@ static int assign(struct uw_bp_eval *ev, uint64_t v)
 	return 0;
 }
 
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /*
  * One operator or operand t[0..n).  Operands go through ev->opnd, not
  * locals: nothing of the walker's path needs a stack slot here.
@@ -420,13 +415,7 @@ int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
 	ev->nvars = 0;
 	ev->derefs = 0;
 	ev->ntok = 0;
-	for (;;) {
-		while (i < len && blank(s[i]))
-			i++;
-		for (j = i; j < len && !blank(s[j]) && s[j] != '\n'; j++)
-			;
-		if (j == i || s[j - 1] == ':')
-			break;
+	while (bp_expr_token(s, len, &i, &j)) {
 		if (!ev->ntok++)
 			ev->undef = j - i == 6 && same(s + i, 6, ".undef", 6);
 		err = step(ev, s + i, j - i);

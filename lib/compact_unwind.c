@@ -291,8 +291,7 @@ static int lsda_array(const struct uw_cu *cu, uint32_t *lo, uint32_t *hi)
 	rd32(cu, cu->idx_off + 8, lo);	/* the index is inside: init */
 	rd32(cu, cu->idx_off + (uint64_t)(cu->idx_count - 1) * IDX_SIZE + 8,
 	     hi);
-	if (*hi < *lo || (*hi - *lo) % 8 ||
-	    !uwi_span_has(&cu->sec, *lo, *hi - *lo))
+	if (*hi < *lo || (*hi - *lo) % 8 || *hi > cu->sec.size)
 		return UW_EHEADER;
 	return 0;
 }
@@ -331,12 +330,15 @@ static int check_page(const struct uw_cu *cu, const struct page *p,
 	return c->total * 4 > cu->sec.size ? UW_EBADDATA : 0;
 }
 
-/* Entry j: what uw_cu_find() and uw_cu_next() read of it; its encoding. */
-static int check_entry(const struct uw_cu *cu, const struct page *p,
-		       uint32_t i, uint32_t j, uint32_t *enc)
+/*
+ * Entry j of page i, j below its count: what uw_cu_find() and
+ * uw_cu_next() read of it (uw_cu_next() reads it), and its encoding.
+ */
+static int check_entry(const struct uw_cu *cu, uint32_t i, uint32_t j,
+		       uint32_t *enc)
 {
 	struct uw_cu_entry e;
-	int err = fill(cu, p, i, j, &e);
+	int err = uw_cu_next(cu, &i, &j, &e);
 
 	if (!err)
 		*enc = e.encoding;
@@ -364,26 +366,27 @@ static uwi_noinline int check_next(const struct uw_cu *cu, struct uw_check *c,
 	struct page p;
 	int err;
 
-	if (c->limit && *units >= c->limit)
-		return UW_CHECK_MORE;
-	(*units)++;
 	/* Every page once (read again for each entry), each entry once. */
 	while (c->item < cu->idx_count - 1) {
 		err = read_page(cu, c->item, &p);
 		if (err)
 			return err;
+		if (c->sub > p.count) {
+			c->item++;
+			c->sub = 0;
+			continue;
+		}
+		if (c->limit && *units >= c->limit)
+			return UW_CHECK_MORE;
+		(*units)++;
 		if (!c->sub) {
 			c->sub = 1;
 			err = check_page(cu, &p, c);
 			return err ? err : NEXT_PAGE;
 		}
-		if (c->sub <= p.count) {
-			err = check_entry(cu, &p, c->item, c->sub - 1, enc);
-			c->sub++;
-			return err ? err : NEXT_ENC;
-		}
-		c->item++;
-		c->sub = 0;
+		err = check_entry(cu, c->item, c->sub - 1, enc);
+		c->sub++;
+		return err ? err : NEXT_ENC;
 	}
 	if (!c->sub) {
 		err = lsda_array(cu, &lo, &hi);
@@ -392,6 +395,9 @@ static uwi_noinline int check_next(const struct uw_cu *cu, struct uw_check *c,
 	}
 	if (c->sub >= cu->enc_count)
 		return UW_CHECK_DONE;
+	if (c->limit && *units >= c->limit)
+		return UW_CHECK_MORE;
+	(*units)++;
 	rd32(cu, cu->enc_off + (uint64_t)c->sub * 4, enc);
 	c->sub++;
 	return NEXT_ENC;
