@@ -15,18 +15,14 @@
 
 BP_DIR := $(O)/selftests/breakpad
 
-$(BP_DIR)/test_breakpad: selftests/breakpad/test_breakpad.c \
-		selftests/common/tap.h $(LIBUWIND) $(LIB_HDRS)
+$(BP_DIR)/test_breakpad $(BP_DIR)/test_bp_check: $(BP_DIR)/%: \
+		selftests/breakpad/%.c selftests/common/tap.h \
+		selftests/common/check.h selftests/common/cachewalk.h \
+		$(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
 $(call uw_test,$(BP_DIR)/test_breakpad,unit san,$(BP_DIR)/test_breakpad)
-
-$(BP_DIR)/test_bp_check: selftests/breakpad/test_bp_check.c \
-		selftests/common/tap.h $(LIBUWIND) $(LIB_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
-
 $(call uw_test,$(BP_DIR)/test_bp_check,unit san,$(BP_DIR)/test_bp_check)
 
 # The end-to-end test runs on selftests/stack's programs.

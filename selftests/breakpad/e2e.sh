@@ -56,6 +56,19 @@ own_addrs()
 	done
 }
 
+# verify --breakpad SYM ($3) passes, with grep's count of INIT records;
+# $1 names the case, $2 the architecture as verify names it.
+verify_ok()
+{
+	out=$("$UWIND" verify --breakpad "$3")
+	rc=$?
+	echo "# $out"
+	inits=$(grep -c '^STACK CFI INIT' "$3")
+	[ $rc -eq 0 ] &&
+		echo "$out" | grep -q ": ok (Breakpad, $2, $inits STACK CFI INIT"
+	tap_result $? "$1: verify --breakpad passes $(basename "$3") ($inits INIT records)"
+}
+
 # lookup --breakpad SYM (extra options $4...) against the SFrame lookup
 # of ELF $2 at the addresses in file $3; $1 names the case.
 same_lookups()
@@ -78,12 +91,7 @@ same_lookups()
 "$UWIND" convert --breakpad "$BIN/chain" >"$TMP/chain.sym" 2>"$TMP/err"
 [ $? -eq 0 ] && grep -q '^STACK CFI INIT' "$TMP/chain.sym"
 tap_result $? "x86-64: convert --breakpad writes STACK CFI for chain"
-out=$("$UWIND" verify --breakpad "$TMP/chain.sym")
-rc=$?
-echo "# $out"
-inits=$(grep -c '^STACK CFI INIT' "$TMP/chain.sym")
-[ $rc -eq 0 ] && echo "$out" | grep -q ": ok (Breakpad, x86-64, $inits STACK CFI INIT"
-tap_result $? "x86-64: verify --breakpad passes chain.sym ($inits INIT records)"
+verify_ok x86-64 x86-64 "$TMP/chain.sym"
 # The first delta's rules given one operator too many.
 n=$(grep -n '^STACK CFI [0-9a-f]' "$TMP/chain.sym" | head -n 1 | cut -d: -f1)
 addr=$(sed -n "${n}s/^STACK CFI \([0-9a-f]*\) .*/\1/p" "$TMP/chain.sym")
@@ -151,12 +159,7 @@ same_lookups x86-64 "$BIN/chain" "$TMP/addrs" "$TMP/chain.sym" --index
 # ---- AArch64: a qemu-aarch64 core of the static program
 if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	"$UWIND" convert --breakpad "$BIN/chain-a64" >"$TMP/a64.sym" 2>/dev/null
-	out=$("$UWIND" verify --breakpad "$TMP/a64.sym")
-	rc=$?
-	echo "# $out"
-	inits=$(grep -c '^STACK CFI INIT' "$TMP/a64.sym")
-	[ $rc -eq 0 ] && echo "$out" | grep -q ": ok (Breakpad, aarch64, $inits STACK CFI INIT"
-	tap_result $? "aarch64: verify --breakpad passes a64.sym ($inits INIT records)"
+	verify_ok aarch64 aarch64 "$TMP/a64.sym"
 	CORE=$(qemu_core crash)
 	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
 		--breakpad "$TMP/a64.sym" >"$TMP/a64bp.txt" 2>"$TMP/err"

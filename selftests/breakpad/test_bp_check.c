@@ -14,6 +14,7 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "../common/tap.h"
+#include "../common/check.h"
 
 #define BAD	1000	/* check(): whole and stepwise disagree */
 
@@ -36,34 +37,16 @@ static int load(struct uw_bp *bp, const char *text, size_t n,
 	return uw_bp_init(bp, &s, 0, arch);
 }
 
-/* The check whole and one line a call: same result, same line. */
+/* The check whole and one line a call: same result, same line, else BAD. */
 static int check(const struct uw_bp *bp, uint32_t *item, unsigned int *calls)
 {
-	struct uw_check c, s;
-	unsigned int n = 1;
-	int whole, step;
+	unsigned int n;
+	bool same;
+	int ret = uwt_check_twice(uwt_bp_check, bp, 1, item, &same, &n);
 
-	uw_check_start(&c, 0);
-	whole = uw_bp_check(bp, &c);
-	uw_check_start(&s, 1);
-	while ((step = uw_bp_check(bp, &s)) == UW_CHECK_MORE && n < 10000000)
-		n++;
 	if (calls)
 		*calls = n;
-	*item = c.item;
-	if (whole != step || c.item != s.item) {
-		diag("whole: %d at %u, stepwise: %d at %u", whole, c.item,
-		     step, s.item);
-		return BAD;
-	}
-	return whole;
-}
-
-static bool format_error(int err)
-{
-	return err == UW_EBADDATA || err == UW_EBOUNDS ||
-	       err == UW_EUNSORTED || err == UW_EHEADER || err == UW_EMAGIC ||
-	       err == UW_EVERSION;
+	return same ? ret : BAD;
 }
 
 static struct uw_bp_work w;
@@ -92,9 +75,9 @@ static bool lookups_every(const struct uw_bp *bp, uint64_t lo, uint64_t hi,
 		uw_reg_set(&callee, r, 0x7000 + 0x100 * r + seed % 64);
 	memset(&w, 0, sizeof(w));
 	for (pc = lo; pc < hi; pc += step) {
-		if (format_error(uw_bp_find_cfi(bp, pc, &rec)) ||
-		    format_error(uw_bp_find_win(bp, pc, &win)) ||
-		    format_error(uw_bp_unwind(bp, pc, &cfg, &w, &callee,
+		if (uwt_format_error(uw_bp_find_cfi(bp, pc, &rec)) ||
+		    uwt_format_error(uw_bp_find_win(bp, pc, &win)) ||
+		    uwt_format_error(uw_bp_unwind(bp, pc, &cfg, &w, &callee,
 					      &caller)))
 			return true;
 	}

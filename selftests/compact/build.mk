@@ -14,20 +14,14 @@
 
 CU_DIR := $(O)/selftests/compact
 
-$(CU_DIR)/test_compact: selftests/compact/test_compact.c \
-		selftests/compact/cu_build.h selftests/common/tap.h \
-		$(LIBUWIND) $(LIB_HDRS)
+$(CU_DIR)/test_compact $(CU_DIR)/test_cu_check: $(CU_DIR)/%: \
+		selftests/compact/%.c selftests/compact/cu_build.h \
+		selftests/common/tap.h selftests/common/check.h \
+		selftests/common/cachewalk.h $(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
 $(call uw_test,$(CU_DIR)/test_compact,unit san,$(CU_DIR)/test_compact)
-
-$(CU_DIR)/test_cu_check: selftests/compact/test_cu_check.c \
-		selftests/compact/cu_build.h selftests/common/tap.h \
-		$(LIBUWIND) $(LIB_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
-
 $(call uw_test,$(CU_DIR)/test_cu_check,unit san,$(CU_DIR)/test_cu_check)
 
 # The Mach-O programs (never run: compiled and linked for macOS here).

@@ -238,31 +238,29 @@ put() {
 	# shellcheck disable=SC2059
 	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
+# refused FILE PATTERN ADDR DESC: verify exits 1 saying PATTERN, and a
+# lookup at ADDR fails too
+refused() {
+	out=$("$UWIND" verify "$1")
+	rc=$?
+	echo "# $out"
+	[ $rc -eq 1 ] && echo "$out" | grep -q "$2" &&
+		"$UWIND" lookup "$1" "$3" | grep -q "error"
+	tap_result $? "$4"
+}
 put "$TMP/kind" $((sec + pg)) '\007'
-out=$("$UWIND" verify "$TMP/kind")
-rc=$?
-echo "# $out"
-"$UWIND" dump "$TMP/kind" >/dev/null 2>&1
-drc=$?
-[ $rc -eq 1 ] && [ $drc -eq 1 ] &&
-	echo "$out" | grep -q "page 0 (functions 0x$lo-0x[0-9a-f]*), its header or entry 0: malformed table entry"
-tap_result $? "verify: page kind 7 refused at page 0 (dump fails on it too)"
+refused "$TMP/kind" \
+	"page 0 (functions 0x$lo-0x[0-9a-f]*), its header or entry 0: malformed table entry" \
+	"$(entry 0)" "verify: page kind 7 refused at page 0 (lookup fails too)"
 # entry 3 moved to the page's start + 0x10, before entry 2
 put "$TMP/order" $((sec + pg + 12 + 12)) '\020\000\000'
-out=$("$UWIND" verify "$TMP/order")
-rc=$?
-echo "# $out"
-[ $rc -eq 1 ] && echo "$out" | grep -q "page 0 (.*), entry 2: table not sorted" &&
-	"$UWIND" lookup "$TMP/order" "$(entry 2)" | grep -q "error"
-tap_result $? "verify: compressed entries out of order refused at entry 2 (lookup at it fails too)"
+refused "$TMP/order" "page 0 (.*), entry 2: table not sorted" "$(entry 2)" \
+	"verify: compressed entries out of order refused at entry 2 (lookup at it fails too)"
 # common encoding 3 (entry 6's) given the reserved mode 5
 put "$TMP/mode" $((sec + 28 + 12)) '\000\000\000\005'
-out=$("$UWIND" verify "$TMP/mode")
-rc=$?
-echo "# $out"
-[ $rc -eq 1 ] && echo "$out" | grep -q "entry 6 (encoding 0x05000000): malformed table entry" &&
-	"$UWIND" lookup "$TMP/mode" "$(entry 6)" | grep -q "error"
-tap_result $? "verify: a common encoding of reserved mode 5 refused at entry 6 (lookup at it fails too)"
+refused "$TMP/mode" "entry 6 (encoding 0x05000000): malformed table entry" \
+	"$(entry 6)" \
+	"verify: a common encoding of reserved mode 5 refused at entry 6 (lookup at it fails too)"
 
 # ---- hostile files: an error or an answer, never a crash.
 crashed()

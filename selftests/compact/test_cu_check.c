@@ -15,43 +15,47 @@
 #include <string.h>
 #include <uwind/uwind.h>
 #include "../common/tap.h"
+#include "../common/check.h"
 #include "cu_build.h"
 
 #define B	0x100000000ull	/* the image base of the tables here */
 #define BAD	1000		/* check(): whole and stepwise differ */
 
 /*
- * The check whole (limit 0) and one unit per call: both must reach the
- * same result at the same index entry.  *calls: the stepwise calls.
+ * The check whole and one unit per call: both must reach the same
+ * result at the same index entry, else BAD.  *calls: the stepwise calls.
  */
 static int check(const struct uw_cu *cu, uint32_t *item, unsigned int *calls)
 {
-	struct uw_check c, s;
-	unsigned int n = 1;
-	int whole, step;
+	unsigned int n;
+	bool same;
+	int ret = uwt_check_twice(uwt_cu_check, cu, 1, item, &same, &n);
 
-	uw_check_start(&c, 0);
-	whole = uw_cu_check(cu, &c);
-	uw_check_start(&s, 1);
-	while ((step = uw_cu_check(cu, &s)) == UW_CHECK_MORE && n < 1000000)
-		n++;
 	if (calls)
 		*calls = n;
-	*item = c.item;
-	if (whole != step || c.item != s.item) {
-		diag("whole: %d at %u, stepwise: %d at %u", whole, c.item,
-		     step, s.item);
-		return BAD;
-	}
-	return whole;
+	return same ? ret : BAD;
 }
 
-/* A format error from any lookup the table serves (find, next, decode)? */
-static bool lookups_fail(const struct uw_cu *cu)
+/* xorshift32: the mutations below are the same every run. */
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * A format error (or an entry that does not cover its address) from any
+ * lookup the table serves: every entry iterated and decoded, every
+ * address around the tables' range and, with a generator, 32 random
+ * ones.
+ */
+static bool lookups_fail_at(const struct uw_cu *cu, uint32_t *rng)
 {
 	struct uw_cu_entry e;
 	struct uw_cu_rule r;
-	uint32_t page = 0, index = 0, n = 0;
+	uint32_t page = 0, index = 0, n = 0, i;
 	uint64_t pc;
 	int err;
 
@@ -60,14 +64,21 @@ static bool lookups_fail(const struct uw_cu *cu)
 			return true;
 	if (err < 0)
 		return true;
-	for (pc = B + 0xf00; pc < B + 0x1300; pc++) {
+	for (i = 0; i < 0x400 + (rng ? 32 : 0); i++) {
+		pc = i < 0x400 ? B + 0xf00 + i : B + rnd(rng);
 		err = uw_cu_find(cu, pc, &e);
 		if (err && err != UW_ENOENT)
 			return true;
-		if (!err && uw_cu_decode(cu, e.encoding, &r))
+		if (!err && (uw_cu_decode(cu, e.encoding, &r) ||
+			     e.fn_start > pc || pc >= e.fn_end))
 			return true;
 	}
 	return false;
+}
+
+static bool lookups_fail(const struct uw_cu *cu)
+{
+	return lookups_fail_at(cu, NULL);
 }
 
 /*
@@ -150,100 +161,93 @@ static void expect(const struct tb *t, int err, uint32_t at, bool lookup,
 	   lookup ? "fail there too" : "never read it");
 }
 
-static void test_pages(void)
-{
-	struct two w;
-	size_t p, q;
+/* Where a poke lands, and what its value counts from. */
+enum { AT_P, AT_Q, AT_IDX };		/* regular page, compressed, index */
+enum { V_ABS, V_LSDA, V_END };		/* 0, the LSDA array, the table's end */
 
-	two_pages(&w);
-	p = w.p;
-	q = w.q;
-	put32(&w.t, q, 7);
-	expect(&w.t, UW_EBADDATA, 1, true, "page kind 7");
-	two_pages(&w);
-	index_entry(&w.t, 0, 0x1000, (uint32_t)w.t.n - 6);
-	expect(&w.t, UW_EBOUNDS, 0, true, "a page header past the section");
-	two_pages(&w);
-	put16(&w.t, q + 6, 0x4000);
-	expect(&w.t, UW_EBOUNDS, 1, true, "page entries past the section");
-	two_pages(&w);
-	put16(&w.t, q + 10, 0x4000);
-	expect(&w.t, UW_EBOUNDS, 1, true, "a page palette past the section");
-	two_pages(&w);
-	put16(&w.t, p + 4, 0xfff0);
-	expect(&w.t, UW_EBOUNDS, 0, true, "a regular page's entries at"
-	       " 0xfff0 past its header");
-	two_pages(&w);
-	/* entry 2 at 0x1105, below entry 1 at 0x1110 */
-	put32(&w.t, q + 12 + 4 * 2, 2u << 24 | 0x05);
-	expect(&w.t, UW_EUNSORTED, 1, true, "compressed entries decreasing");
-	two_pages(&w);
-	put32(&w.t, p + 8, 0xff0);
-	expect(&w.t, UW_EUNSORTED, 0, true, "a regular entry before its index"
-	       " entry's function offset");
-	two_pages(&w);
-	/* entry 4 at 0x1190, past the sentinel's 0x1180 */
-	put32(&w.t, q + 12 + 4 * 4, 1u << 24 | 0x90);
-	expect(&w.t, UW_EUNSORTED, 1, true, "an entry past the next index"
-	       " entry's function offset");
-	two_pages(&w);
-	put32(&w.t, q + 12 + 4 * 4, 4u << 24 | 0x40);
-	expect(&w.t, UW_EBADDATA, 1, true, "encoding index 4: past 2 common"
-	       " + 2 local");
-	two_pages(&w);
-	put32(&w.t, p + 8 + 4, 0x05000000);
-	expect(&w.t, UW_EBADDATA, 0, true, "an entry's encoding with the"
-	       " reserved x86 mode 5");
-	two_pages(&w);
-	put32(&w.t, q + 12 + 4 * 5, 0x01050038);	/* local 2: code 7 */
-	expect(&w.t, UW_EBADDATA, 1, true, "a local encoding saving register"
-	       " code 7");
-	two_pages(&w);
-	put32(&w.t, p + 8 + 4, 0x22010000);
-	expect(&w.t, UW_EBADDATA, 0, false, "an encoding naming personality 2"
-	       " of 1");
+/* One broken table: two_pages() with one field changed. */
+static const struct poke {
+	const char *what;
+	uint8_t at, size, rel;
+	uint16_t off;
+	int32_t v;
+	int err;
+	uint32_t item;
+	bool lookup;	/* a lookup fails on it too */
+} pokes[] = {
+	{ "page kind 7", AT_Q, 4, V_ABS, 0, 7, UW_EBADDATA, 1, true },
+	{ "a page header past the section", AT_IDX, 4, V_END, 4, -6,
+	  UW_EBOUNDS, 0, true },
+	{ "page entries past the section", AT_Q, 2, V_ABS, 6, 0x4000,
+	  UW_EBOUNDS, 1, true },
+	{ "a page palette past the section", AT_Q, 2, V_ABS, 10, 0x4000,
+	  UW_EBOUNDS, 1, true },
+	{ "a regular page's entries 0xfff0 past its header", AT_P, 2, V_ABS,
+	  4, 0xfff0, UW_EBOUNDS, 0, true },
+	{ "compressed entry 2 at 0x1105, below entry 1 at 0x1110", AT_Q, 4,
+	  V_ABS, 12 + 4 * 2, 2 << 24 | 0x05, UW_EUNSORTED, 1, true },
+	{ "a regular entry before its index entry's function offset", AT_P,
+	  4, V_ABS, 8, 0xff0, UW_EUNSORTED, 0, true },
+	{ "entry 4 at 0x1190, past the next index entry's 0x1180", AT_Q, 4,
+	  V_ABS, 12 + 4 * 4, 1 << 24 | 0x90, UW_EUNSORTED, 1, true },
+	{ "encoding index 4: past 2 common + 2 local", AT_Q, 4, V_ABS,
+	  12 + 4 * 4, 4 << 24 | 0x40, UW_EBADDATA, 1, true },
+	{ "an entry's encoding with the reserved x86 mode 5", AT_P, 4, V_ABS,
+	  12, 0x05000000, UW_EBADDATA, 0, true },
+	{ "a local encoding saving register code 7", AT_Q, 4, V_ABS,
+	  12 + 4 * 5, 0x01050038, UW_EBADDATA, 1, true },
+	{ "an encoding naming personality 2 of 1", AT_P, 4, V_ABS, 12,
+	  0x22010000, UW_EBADDATA, 0, false },
+	/* index entry i's LSDA offset is at 12 i + 8 */
+	{ "the LSDA array ending before it starts", AT_IDX, 4, V_LSDA,
+	  24 + 8, -8, UW_EHEADER, 0, false },
+	{ "the LSDA array past the section", AT_IDX, 4, V_LSDA, 24 + 8,
+	  0x800, UW_EHEADER, 0, false },
+	{ "the LSDA array ending in the middle of an entry", AT_IDX, 4,
+	  V_LSDA, 24 + 8, 12, UW_EHEADER, 0, false },
+	{ "page 1's LSDA offset in the middle of an entry", AT_IDX, 4,
+	  V_LSDA, 12 + 8, 4, UW_EBOUNDS, 1, false },
+	{ "page 1's LSDA offset past the array", AT_IDX, 4, V_LSDA, 12 + 8,
+	  24, UW_EBOUNDS, 1, false },
+	/* lld's DenseMap default: a later page back at the array's start */
+	{ "page 1's LSDA offset back at the array's start, as lld writes it:"
+	  " passes", AT_IDX, 4, V_LSDA, 12 + 8, 0, UW_CHECK_DONE, 2, false },
+};
+
+static void test_pokes(void)
+{
+	const struct poke *k;
+	struct two w;
+	size_t i, at;
+	uint32_t v;
+
+	for (i = 0; i < sizeof(pokes) / sizeof(pokes[0]); i++) {
+		k = &pokes[i];
+		two_pages(&w);
+		at = k->off + (k->at == AT_P ? w.p : k->at == AT_Q ? w.q : 36);
+		v = (uint32_t)k->v + (k->rel == V_LSDA ? (uint32_t)w.lsda :
+				      k->rel == V_END ? (uint32_t)w.t.n : 0);
+		if (k->size == 2)
+			put16(&w.t, at, (uint16_t)v);
+		else
+			put32(&w.t, at, v);
+		expect(&w.t, k->err, k->item, k->lookup, k->what);
+	}
 }
 
-static void test_arrays(void)
+/* A common encoding no entry uses (regular pages use none). */
+static void test_common(void)
 {
 	static const uint32_t bad_common[2] = { 0x0f000000, 0x01000000 };
 	static const uint32_t one[1][2] = { { 0x1000, 0x02010000 } };
-	struct two w;
 	struct tb t;
-	size_t p, l;
+	size_t p;
 
-	/* A common encoding no entry uses (regular pages use none). */
 	p = header(&t, bad_common, 2, 2);
 	index_entry(&t, 0, 0x1000, (uint32_t)p);
 	index_entry(&t, 1, 0x1010, 0);
 	regular(&t, p, one, 1);
 	expect(&t, UW_EBADDATA, 1, false, "common encoding 0 of mode 15");
-
-	two_pages(&w);
-	l = w.lsda;
-	put32(&w.t, 36 + 24 + 8, (uint32_t)l - 8);
-	expect(&w.t, UW_EHEADER, 0, false, "the LSDA array ending before it"
-	       " starts");
-	two_pages(&w);
-	put32(&w.t, 36 + 24 + 8, (uint32_t)l + 0x800);
-	expect(&w.t, UW_EHEADER, 0, false, "the LSDA array past the section");
-	two_pages(&w);
-	put32(&w.t, 36 + 24 + 8, (uint32_t)l + 12);
-	expect(&w.t, UW_EHEADER, 0, false, "the LSDA array ending in the"
-	       " middle of an entry");
-	two_pages(&w);
-	put32(&w.t, 36 + 12 + 8, (uint32_t)l + 4);
-	expect(&w.t, UW_EBOUNDS, 1, false, "page 1's LSDA offset in the"
-	       " middle of an entry");
-	two_pages(&w);
-	put32(&w.t, 36 + 12 + 8, (uint32_t)l + 24);
-	expect(&w.t, UW_EBOUNDS, 1, false, "page 1's LSDA offset past the"
-	       " array");
-	/* lld's DenseMap default: a later page back at the array's start */
-	two_pages(&w);
-	put32(&w.t, 36 + 12 + 8, (uint32_t)l);
-	expect(&w.t, UW_CHECK_DONE, 2, false, "page 1's LSDA offset back at"
-	       " the array's start, as lld writes it: passes");
 }
 
 /*
@@ -279,15 +283,6 @@ static void test_shared(void)
 	   "(a lookup reads no page there: UW_ENOENT)");
 }
 
-/* xorshift32: the mutations below are the same every run. */
-static uint32_t rnd(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
 /* 1 to 4 random changes: bytes, bits, small 32-bit values, a cut. */
 static void mutate(struct tb *t, uint32_t *s)
 {
@@ -317,35 +312,6 @@ static void mutate(struct tb *t, uint32_t *s)
 	}
 }
 
-/*
- * Does any lookup break the promise?  Every address around the table's
- * range, and 32 random ones; every entry iterated.
- */
-static bool promise_broken(const struct uw_cu *cu, uint32_t *s)
-{
-	struct uw_cu_entry e;
-	struct uw_cu_rule r;
-	uint32_t page = 0, index = 0, n = 0, i;
-	uint64_t pc;
-	int err;
-
-	while (n++ < 100000 && !(err = uw_cu_next(cu, &page, &index, &e)))
-		if (uw_cu_decode(cu, e.encoding, &r))
-			return true;
-	if (err < 0)
-		return true;
-	for (i = 0; i < 0x400 + 32; i++) {
-		pc = i < 0x400 ? B + 0xf00 + i : B + rnd(s);
-		err = uw_cu_find(cu, pc, &e);
-		if (err && err != UW_ENOENT)
-			return true;
-		if (!err && (uw_cu_decode(cu, e.encoding, &r) ||
-			     e.fn_start > pc || pc >= e.fn_end))
-			return true;
-	}
-	return false;
-}
-
 static void test_property(void)
 {
 	unsigned int tries = 20000, passed = 0, broken = 0, caught = 0, i;
@@ -362,7 +328,7 @@ static void test_property(void)
 		err = check(&cu, &item, NULL);
 		if (err == UW_CHECK_DONE) {
 			passed++;
-			if (promise_broken(&cu, &s) && broken++ < 3)
+			if (lookups_fail_at(&cu, &s) && broken++ < 3)
 				diag("mutation %u: checked, yet a lookup fails",
 				     i);
 		} else if (err == BAD) {
@@ -381,8 +347,8 @@ int main(void)
 {
 	tap_begin(-1);
 	test_valid();
-	test_pages();
-	test_arrays();
+	test_pokes();
+	test_common();
 	test_shared();
 	test_property();
 	return tap_done();

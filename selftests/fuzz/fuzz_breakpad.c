@@ -33,28 +33,6 @@ static struct uw_bp_work work;
 static struct uw_regs caller;
 static int checked_ok;	/* uw_bp_check accepted the file being fuzzed */
 
-static bool format_error(int err)
-{
-	return err == UW_EBADDATA || err == UW_EBOUNDS ||
-	       err == UW_EUNSORTED || err == UW_EHEADER;
-}
-
-/* The check whole and in chunks of limit lines: 1 if it passed. */
-static int checked(const struct uw_bp *bp, uint32_t limit)
-{
-	struct uw_check c, s;
-	int whole, step, n = 0;
-
-	uw_check_start(&c, 0);
-	whole = uw_bp_check(bp, &c);
-	uw_check_start(&s, limit);
-	while ((step = uw_bp_check(bp, &s)) == UW_CHECK_MORE)
-		CHECK(++n < 10000000);
-	CHECK(whole == step && c.item == s.item);
-	CHECK(whole <= 0 && whole >= UW_ERR_MIN);
-	return whole == UW_CHECK_DONE;
-}
-
 /* Text and index search agree at pc; what they find covers it. */
 static void both(const struct uw_bp *bp, const struct uw_bp *bpi, uint64_t pc)
 {
@@ -141,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	CHECK(bp.cfi_lo <= bp.cfi_hi && bp.cfi_hi <= nt);
-	checked_ok = checked(&bp, 1 + h[15] % 8);
+	checked_ok = fuzz_checked(uwt_bp_check, &bp, 1 + h[15] % 8);
 	bpi = bp;
 	if (bp.ncfi <= MAXIDX && !uw_bp_build_index(&bp, idx, bp.ncfi)) {
 		/* The index built for a file: accepted, checked or not. */
@@ -169,17 +147,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = uw_bp_unwind(&bp, BASE + idx[i].rva, &cfg, &work, &regs,
 				   &caller);
 		CHECK(err <= 1 && err >= UW_ERR_MIN);
-		CHECK(!checked_ok || !format_error(err));
+		CHECK(!checked_ok || !uwt_format_error(err));
 		/* And past the start, where the deltas apply. */
 		pc = BASE + idx[i].rva + h[6 + i % 8];
 		err = uw_bp_unwind(&bp, pc, &cfg, &work, &regs, &caller);
-		CHECK(!checked_ok || !format_error(err));
+		CHECK(!checked_ok || !uwt_format_error(err));
 	}
 	/* STACK WIN (x86) records are found by the same addresses. */
 	for (i = 0; checked_ok && i < 32; i++) {
 		pc = BASE + ((uint64_t)h[6 + i % 8] << (i % 16));
 		err = uw_bp_unwind(&bp, pc, &cfg, &work, &regs, &caller);
-		CHECK(!format_error(err));
+		CHECK(!uwt_format_error(err));
 	}
 	memset(&mod, 0, sizeof(mod));
 	mod.start = BASE;

@@ -41,22 +41,6 @@ static void check_rule(const struct uw_cu_rule *r)
 
 static struct uw_cu_entry ents[MAXE];
 
-/* The check whole and in chunks of limit units: 1 if it passed. */
-static int checked(const struct uw_cu *cu, uint32_t limit)
-{
-	struct uw_check c, s;
-	int whole, step, n = 0;
-
-	uw_check_start(&c, 0);
-	whole = uw_cu_check(cu, &c);
-	uw_check_start(&s, limit);
-	while ((step = uw_cu_check(cu, &s)) == UW_CHECK_MORE)
-		CHECK(++n < 10000000);
-	CHECK(whole == step && c.item == s.item);
-	CHECK(whole <= 0 && whole >= UW_ERR_MIN);
-	return whole == UW_CHECK_DONE;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum uw_arch arches[3] = {
@@ -109,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(tab);
 		return 0;
 	}
-	ok = checked(&cu, 1 + h[3] % 16);
+	ok = fuzz_checked(uwt_cu_check, &cu, 1 + h[3] % 16);
 	while (ne < MAXE && (it = uw_cu_next(&cu, &page, &index, &e)) == 0) {
 		CHECK(e.fn_start <= e.fn_end);
 		CHECK(e.fn_start >= BASE && e.fn_end - BASE <= 0xffffffffu);
