@@ -10,6 +10,9 @@
 #include <uwind/uwind.h>
 #include "compiler.h"
 
+/* Kinds of line (uwi_bp_line_kind()). */
+enum { L_OTHER, L_INIT, L_CFI, L_WIN, L_MODULE };
+
 static uwi_always_inline bool bp_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -59,6 +62,51 @@ static uwi_always_inline uint64_t bp_token(const struct uw_span *t,
 }
 
 /*
+ * The next rule of a rule set "name: expr name: expr ..." at *q, before
+ * end: 1 with its name in [*name, *expr - 1) and its expression from
+ * *expr (up to the next name), *q moved to that name; 0 at the end;
+ * UW_EBADDATA for an expression before any name, a name that is only
+ * ':', or one without an expression.  Inlined for the walker's stack.
+ */
+static uwi_always_inline int bp_next_rule(const struct uw_span *t,
+					 uint64_t *q, uint64_t end,
+					 uint64_t *name, uint64_t *expr)
+{
+	uint64_t e = bp_token(t, q, end), p;
+	unsigned int n = 0;
+
+	if (e == *q)
+		return 0;
+	if (t->data[e - 1] != ':' || e - *q < 2)
+		return UW_EBADDATA;
+	*name = *q;
+	*expr = e;
+	for (;; n = 1) {
+		p = e;
+		e = bp_token(t, &p, end);
+		if (e == p || t->data[e - 1] == ':')
+			break;
+	}
+	*q = p;
+	return n ? 1 : UW_EBADDATA;
+}
+
+/*
+ * The next token of an expression s[0..len) from *i: [*i, *j); false at
+ * the expression's end (of s, of its line, or a token ending in ':', the
+ * next rule's name).
+ */
+static uwi_always_inline bool bp_expr_token(const char *s, size_t len,
+					   size_t *i, size_t *j)
+{
+	while (*i < len && bp_space(s[*i]))
+		(*i)++;
+	for (*j = *i; *j < len && !bp_space(s[*j]) && s[*j] != '\n'; (*j)++)
+		;
+	return *j != *i && s[*j - 1] != ':';
+}
+
+/*
  * A hexadecimal field (no prefix, at most 16 digits) at *off: inlined
  * where the walker's search runs (its pointers then cost no stack), out
  * of line (uwi_bp_hex, breakpad.c) everywhere else.
@@ -90,6 +138,23 @@ static uwi_always_inline int bp_hex(const struct uw_span *t, uint64_t *off,
 
 int uwi_bp_hex(const struct uw_span *t, uint64_t *off, uint64_t end,
 	      uint64_t *v);
+
+/* The kind of the line [off, end); *rest: where its fields start. */
+int uwi_bp_line_kind(const struct uw_span *t, uint64_t off, uint64_t end,
+		     uint64_t *rest);
+
+/*
+ * The fields of the STACK WIN line at w->off, as a lookup reads them
+ * (breakpad.c): 0, or UW_EBADDATA.
+ */
+int uwi_bp_win_fields(const struct uw_bp *bp, struct uw_bp_win *w);
+
+/* A literal token: decimal or 0x hexadecimal, an optional '-' first. */
+int uwi_bp_literal(const char *s, size_t len, uint64_t *v);
+
+/* The index of a STACK WIN name (&enum uw_bp_win_name), or -1. */
+int uwi_bp_win_name(const char *s, size_t len);
+
 
 /*
  * Evaluate s[0..len) up to its line's end or a "name:" token; expr: one

@@ -19,8 +19,6 @@
 #include <uwind/uwind.h>
 #include "bp_text.h"
 
-enum { L_OTHER, L_INIT, L_CFI, L_WIN, L_MODULE };
-
 #define S_INIT	"STACK CFI INIT "
 #define S_CFI	"STACK CFI "
 #define S_WIN	"STACK WIN "
@@ -33,8 +31,8 @@ uwi_noinline int uwi_bp_hex(const struct uw_span *t, uint64_t *off,
 }
 
 /* The kind of the line [off, end); *rest: where its fields start. */
-static uwi_noinline int line_kind(const struct uw_span *t, uint64_t off,
-				 uint64_t end, uint64_t *rest)
+uwi_noinline int uwi_bp_line_kind(const struct uw_span *t, uint64_t off,
+				  uint64_t end, uint64_t *rest)
 {
 	if (bp_prefix(t, off, end, S_INIT, sizeof(S_INIT) - 1)) {
 		*rest = off + sizeof(S_INIT) - 1;
@@ -91,7 +89,7 @@ static uwi_always_inline int line_key(const struct uw_span *t, uint64_t off,
 {
 	uint64_t end = bp_eol(t, off), p;
 
-	if (line_kind(t, off, end, &p) != k)
+	if (uwi_bp_line_kind(t, off, end, &p) != k)
 		return UW_ENOENT;
 	/* WIN: skip the type */
 	if (k == L_WIN && bp_hex(t, &p, end, key))
@@ -167,7 +165,7 @@ static int init_line(struct uw_bp *bp, uint64_t off, uint64_t end,
 	uint64_t p, v[3];	/* INIT: address, size; WIN: type, rva, size */
 	int err;
 
-	switch (line_kind(t, off, end, &p)) {
+	switch (uwi_bp_line_kind(t, off, end, &p)) {
 	case L_INIT:
 		err = fields(t, p, end, v, 2);
 		if (err)
@@ -273,10 +271,18 @@ static int last_le(const struct uw_span *t, uint64_t lo, uint64_t hi, int k,
 	return *found == ~(uint64_t)0 ? UW_ENOENT : 0;
 }
 
+/* Does index entry e name an INIT line, at its start, of its address? */
+static bool idx_entry_ok(const struct uw_bp *bp, const struct uw_bp_idx *e)
+{
+	uint64_t key;
+
+	return (!e->off || bp->text.data[e->off - 1] == '\n') &&
+	       !line_key(&bp->text, e->off, L_INIT, &key) && key == e->rva;
+}
+
 static int idx_find(const struct uw_bp *bp, uint64_t rva, uint64_t *off)
 {
 	uint32_t lo = 0, hi = bp->ncfi, mid;
-	uint64_t key;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -288,12 +294,8 @@ static int idx_find(const struct uw_bp *bp, uint64_t rva, uint64_t *off)
 	if (!lo)
 		return UW_ENOENT;
 	*off = bp->idx[lo - 1].off;
-	/* The entry must name an INIT line, at its start, of its address. */
-	if ((*off && bp->text.data[*off - 1] != '\n') ||
-	    line_key(&bp->text, *off, L_INIT, &key) ||
-	    key != bp->idx[lo - 1].rva)
-		return UW_EBADDATA;
-	return 0;
+	/* Checked by uw_bp_set_index(), but the index is the caller's. */
+	return idx_entry_ok(bp, &bp->idx[lo - 1]) ? 0 : UW_EBADDATA;
 }
 
 /*
@@ -307,7 +309,7 @@ static uwi_noinline int cfi_lines(const struct uw_bp *bp, uint64_t rva,
 	uint64_t p = rec->init_off, end = bp_eol(t, p), q, addr, at;
 	int err;
 
-	line_kind(t, p, end, &q);
+	uwi_bp_line_kind(t, p, end, &q);
 	err = init_key(t, &q, end, &addr, &rec->size);
 	if (err)
 		return err;
@@ -318,7 +320,7 @@ static uwi_noinline int cfi_lines(const struct uw_bp *bp, uint64_t rva,
 	rec->end_off = p;
 	while (p < bp->cfi_hi) {
 		end = bp_eol(t, p);
-		if (line_kind(t, p, end, &q) != L_CFI)
+		if (uwi_bp_line_kind(t, p, end, &q) != L_CFI)
 			break;
 		err = bp_hex(t, &q, end, &at);
 		if (err)
@@ -365,15 +367,20 @@ static int field32(const struct uw_span *t, uint64_t *p, uint64_t end,
 	return err;
 }
 
-/* The fields of the WIN line at w->off after type, rva and size. */
-static int win_fields(const struct uw_bp *bp, struct uw_bp_win *w)
+/*
+ * The fields of the WIN line at w->off after type, rva and size.
+ * Inlined into win_scan() as when it had no other caller: the walker's
+ * deepest path does not grow for uwi_bp_win_fields().
+ */
+static uwi_always_inline int win_fields(const struct uw_bp *bp,
+				       struct uw_bp_win *w)
 {
 	const struct uw_span *t = &bp->text;
 	uint64_t end = bp_eol(t, w->off), p, v;
 	uint32_t has_program = 0;
 	int err;
 
-	line_kind(t, w->off, end, &p);
+	uwi_bp_line_kind(t, w->off, end, &p);
 	err = win_key(t, &p, end, &v, &v, &v);
 	err = err ? err : field32(t, &p, end, &w->prolog);
 	err = err ? err : field32(t, &p, end, &w->epilog);
@@ -402,6 +409,11 @@ static int win_fields(const struct uw_bp *bp, struct uw_bp_win *w)
 	return w->prog_len ? 0 : UW_EBADDATA;
 }
 
+int uwi_bp_win_fields(const struct uw_bp *bp, struct uw_bp_win *w)
+{
+	return win_fields(bp, w);
+}
+
 /*
  * Is a WIN record (type, start, size) covering rva better than the best
  * so far (in w, type 1 for none)?  Type 4 beats type 0; then the
@@ -428,7 +440,7 @@ static uwi_noinline int win_scan(const struct uw_bp *bp, uint64_t rva,
 	w->type = 1;		/* none yet */
 	for (p = w->off; p < bp->win_hi; p = end < t->size ? end + 1 : end) {
 		end = bp_eol(t, p);
-		if (line_kind(t, p, end, &q) != L_WIN)
+		if (uwi_bp_line_kind(t, p, end, &q) != L_WIN)
 			continue;
 		err = win_key(t, &q, end, &type, &start, &size);
 		if (err)
@@ -501,11 +513,18 @@ int uw_bp_set_index(struct uw_bp *bp, const struct uw_bp_idx *idx,
 	}
 	if (n != bp->ncfi)
 		return UW_EINVAL;
+	/*
+	 * n distinct INIT lines in text order, each of its address: the
+	 * index holds every INIT record, so its search and the text's agree.
+	 */
 	for (i = 0; i < n; i++) {
 		if (idx[i].off < bp->cfi_lo || idx[i].off >= bp->cfi_hi)
 			return UW_EBOUNDS;
-		if (i && idx[i].rva < idx[i - 1].rva)
+		if (i && (idx[i].rva < idx[i - 1].rva ||
+			  idx[i].off <= idx[i - 1].off))
 			return UW_EUNSORTED;
+		if (!idx_entry_ok(bp, &idx[i]))
+			return UW_EBADDATA;
 	}
 	bp->idx = idx;
 	return 0;

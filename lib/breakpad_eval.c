@@ -165,6 +165,16 @@ static bool word32(const struct uw_bp_eval *ev)
 	return ev->cfg->arch == UW_ARCH_X86 || ev->cfg->arch == UW_ARCH_ARM;
 }
 
+int uwi_bp_win_name(const char *s, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < UW_BP_NWIN; i++)
+		if (same(s, len, win_names[i], 16))
+			return (int)i;
+	return -1;
+}
+
 /* The value of name s[0..len): a variable, .cfa, a WIN name, a register. */
 static uwi_noinline int resolve(const struct uw_bp_eval *ev, const char *s,
 			       size_t len, uint64_t *v)
@@ -225,8 +235,12 @@ static int push(struct uw_bp_eval *ev, uint64_t v, unsigned int name_len)
 	return 0;
 }
 
-/* A literal token: decimal or 0x hexadecimal, an optional '-' first. */
-static int literal(const char *s, size_t len, uint64_t *v)
+/*
+ * A literal token: decimal or 0x hexadecimal, an optional '-' first.
+ * Inlined into step() as when it had no other caller (uwi_bp_literal()):
+ * the walker's evaluation keeps its frame.
+ */
+static uwi_always_inline int literal(const char *s, size_t len, uint64_t *v)
 {
 	bool neg = s[0] == '-', hex;
 	size_t i = neg;
@@ -256,6 +270,11 @@ static int literal(const char *s, size_t len, uint64_t *v)
 	}
 	*v = neg ? 0 - n : n;
 	return 0;
+}
+
+int uwi_bp_literal(const char *s, size_t len, uint64_t *v)
+{
+	return literal(s, len, v);
 }
 
 /* a / b or a % b by shifts: 32-bit targets have no 64-bit divide. */
@@ -352,11 +371,6 @@ static int assign(struct uw_bp_eval *ev, uint64_t v)
 	return 0;
 }
 
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /*
  * One operator or operand t[0..n).  Operands go through ev->opnd, not
  * locals: nothing of the walker's path needs a stack slot here.
@@ -410,13 +424,7 @@ int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
 	ev->nvars = 0;
 	ev->derefs = 0;
 	ev->ntok = 0;
-	for (;;) {
-		while (i < len && blank(s[i]))
-			i++;
-		for (j = i; j < len && !blank(s[j]) && s[j] != '\n'; j++)
-			;
-		if (j == i || s[j - 1] == ':')
-			break;
+	while (bp_expr_token(s, len, &i, &j)) {
 		if (!ev->ntok++)
 			ev->undef = j - i == 6 && same(s + i, 6, ".undef", 6);
 		err = step(ev, s + i, j - i);

@@ -54,30 +54,15 @@ static int slot_of(const struct uw_bp *bp, const uint8_t *s, size_t len)
 static int rules(const struct uw_bp *bp, struct uw_bp_work *w, uint64_t q,
 		 uint64_t end)
 {
-	const struct uw_span *t = &bp->text;
-	bool in_rule = false, has_expr = false;
-	uint64_t e;
-	int k;
+	uint64_t n, x;
+	int k, r;
 
-	for (;; q = e) {
-		e = bp_token(t, &q, end);
-		if (e == q)
-			break;
-		if (t->data[e - 1] != ':') {
-			if (!in_rule)
-				return UW_EBADDATA;
-			has_expr = true;
-			continue;
-		}
-		if ((in_rule && !has_expr) || e - q < 2)
-			return UW_EBADDATA;
-		k = slot_of(bp, t->data + q, e - q - 1);
+	while ((r = bp_next_rule(&bp->text, &q, end, &n, &x)) > 0) {
+		k = slot_of(bp, bp->text.data + n, x - n - 1);
 		if (k >= 0)
-			w->slot[k] = e;	/* names we do not hold are skipped */
-		in_rule = true;
-		has_expr = false;
+			w->slot[k] = x;	/* names we do not hold are skipped */
 	}
-	return in_rule && !has_expr ? UW_EBADDATA : 0;
+	return r;
 }
 
 /* The rules in force: the INIT line's, then each delta's. */
@@ -151,6 +136,8 @@ static uwi_noinline int cfi_unwind(struct uw_bp_work *w)
 		w->slot[1] = w->slot[2 + ai->pc];
 	if (!w->slot[0] || !w->slot[1])
 		return UW_ENOENT;	/* no .cfa or .ra: not usable */
+	/* STACK WIN names are a STACK WIN program's (left by an earlier step). */
+	w->ev.has_win = 0;
 	w->ev.has_cfa = 0;
 	ret = rule(w, 0);
 	if (ret)

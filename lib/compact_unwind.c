@@ -277,6 +277,151 @@ int uw_cu_next(const struct uw_cu *cu, uint32_t *page, uint32_t *index,
 	return 1;
 }
 
+/* ---- the whole-table check ---- */
+
+/*
+ * The LSDA index array, as dyld reads it: from the first index entry's
+ * LSDA offset to the sentinel's, whole 8-byte entries, in the section.
+ * The entries in between are not read: lld (a DenseMap's default for a
+ * page whose first function has no LSDA) may point a page's offset back
+ * to the array's start, so only "inside the array" holds for them.
+ */
+static int lsda_array(const struct uw_cu *cu, uint32_t *lo, uint32_t *hi)
+{
+	rd32(cu, cu->idx_off + 8, lo);	/* the index is inside: init */
+	rd32(cu, cu->idx_off + (uint64_t)(cu->idx_count - 1) * IDX_SIZE + 8,
+	     hi);
+	if (*hi < *lo || (*hi - *lo) % 8 || *hi > cu->sec.size)
+		return UW_EHEADER;
+	return 0;
+}
+
+/*
+ * An encoding a lookup can hand out: its personality index (1-based)
+ * names an entry of the personality array, and it decodes.
+ */
+static uwi_noinline int check_enc(const struct uw_cu *cu, uint32_t enc)
+{
+	struct uw_cu_rule r;
+
+	if ((enc & UW_CU_PERSONALITY) >> 28 > cu->pers_count)
+		return UW_EBADDATA;
+	return uw_cu_decode(cu, enc, &r);
+}
+
+/*
+ * Index entry c->item before its page's entries: its LSDA offset is a
+ * whole entry of the array, and all pages so far hold no more entries
+ * than the section has room for (index entries sharing a page would
+ * otherwise make the check quadratic).
+ */
+static int check_page(const struct uw_cu *cu, const struct page *p,
+		      struct uw_check *c)
+{
+	uint32_t lo, hi, at = 0;
+	int err = lsda_array(cu, &lo, &hi);
+
+	if (err)
+		return err;
+	rd32(cu, cu->idx_off + (uint64_t)c->item * IDX_SIZE + 8, &at);
+	if (at < lo || at > hi || (at - lo) % 8)
+		return UW_EBOUNDS;
+	c->total += p->count;
+	return c->total * 4 > cu->sec.size ? UW_EBADDATA : 0;
+}
+
+/*
+ * Entry j of page i, j below its count: what uw_cu_find() and
+ * uw_cu_next() read of it (uw_cu_next() reads it), and its encoding.
+ */
+static int check_entry(const struct uw_cu *cu, uint32_t i, uint32_t j,
+		       uint32_t *enc)
+{
+	struct uw_cu_entry e;
+	int err = uw_cu_next(cu, &i, &j, &e);
+
+	if (!err)
+		*enc = e.encoding;
+	return err;
+}
+
+/* What check_next() gives besides UW_CHECK_DONE, MORE and errors. */
+#define NEXT_PAGE	2	/* a page begun */
+#define NEXT_ENC	3	/* an encoding for the caller to check */
+
+/*
+ * The check's next unit: a page begun, an entry, a common encoding.
+ * NEXT_ENC with the encoding of an entry or the common encodings in
+ * *enc, which the caller checks (so that check_enc()'s rule is never on
+ * the stack with this frame's page).  c->item is the index entry whose
+ * page is checked (the sentinel's number for the LSDA array and the
+ * common encodings); c->sub is 0 before the page is begun, then 1 + its
+ * entries handed out (the common encodings handed out, at the sentinel);
+ * c->total counts the entries of all pages begun.
+ */
+static uwi_noinline int check_next(const struct uw_cu *cu, struct uw_check *c,
+				   uint64_t *units, uint32_t *enc)
+{
+	uint32_t lo, hi;
+	struct page p;
+	int err;
+
+	/* Every page once (read again for each entry), each entry once. */
+	while (c->item < cu->idx_count - 1) {
+		err = read_page(cu, c->item, &p);
+		if (err)
+			return err;
+		if (c->sub > p.count) {
+			c->item++;
+			c->sub = 0;
+			continue;
+		}
+		if (c->limit && *units >= c->limit)
+			return UW_CHECK_MORE;
+		(*units)++;
+		if (!c->sub) {
+			c->sub = 1;
+			err = check_page(cu, &p, c);
+			return err ? err : NEXT_PAGE;
+		}
+		err = check_entry(cu, c->item, c->sub - 1, enc);
+		c->sub++;
+		return err ? err : NEXT_ENC;
+	}
+	if (!c->sub) {
+		err = lsda_array(cu, &lo, &hi);
+		if (err)
+			return err;
+	}
+	if (c->sub >= cu->enc_count)
+		return UW_CHECK_DONE;
+	if (c->limit && *units >= c->limit)
+		return UW_CHECK_MORE;
+	(*units)++;
+	rd32(cu, cu->enc_off + (uint64_t)c->sub * 4, enc);
+	c->sub++;
+	return NEXT_ENC;
+}
+
+int uw_cu_check(const struct uw_cu *cu, struct uw_check *c)
+{
+	uint64_t units = 0;
+	uint32_t enc = 0;
+	int ret;
+
+	if (!cu || !c)
+		return UW_EINVAL;
+	for (;;) {
+		ret = check_next(cu, c, &units, &enc);
+		if (ret == NEXT_ENC)
+			ret = check_enc(cu, enc);
+		else if (ret != NEXT_PAGE)
+			return ret;	/* done, more, or an error */
+		if (ret < 0)
+			return ret;
+	}
+}
+
 /* ---- encodings ---- */
 
 /* x86 register codes 1-6 as DWARF numbers, x86-64 and x86. */

@@ -29,7 +29,7 @@ UW_SRCS_EHABI := ehabi.c arm_exec.c
 UW_SRCS_CHROME := chrome_arm.c arm_exec.c
 UW_SRCS_CORTEXM := cortexm.c
 UW_SRCS_COMPACT := compact_unwind.c
-UW_SRCS_BREAKPAD := breakpad.c breakpad_eval.c breakpad_step.c
+UW_SRCS_BREAKPAD := breakpad.c breakpad_check.c breakpad_eval.c breakpad_step.c
 UW_SRCS_CACHE := cache.c
 
 uw_srcs = $(sort $(UW_SRCS_CORE) $(foreach s,$(1),$(UW_SRCS_$(s))))

@@ -278,10 +278,15 @@ int uw_bp_build_index(const struct uw_bp *bp, struct uw_bp_idx *idx,
  * @idx: the index (kept by the caller while bp is used); NULL: none
  * @n: its entries
  *
- * The index is checked now (sorted, each entry an INIT line inside the
- * text), and each entry a lookup lands on is checked against its line.
+ * The index is checked now, whole: sorted by address, each entry the
+ * start of an INIT line of its address inside the text, the lines in
+ * text order (so it holds every INIT record, as uw_bp_build_index()
+ * makes it).  The index stays the caller's memory: each entry a lookup
+ * lands on is checked against its line again.
  *
- * Return: 0, UW_EINVAL, UW_EUNSORTED or UW_EBADDATA.
+ * Return: 0, UW_EINVAL (n is not bp->ncfi), UW_EBOUNDS (an entry outside
+ * the STACK CFI lines), UW_EUNSORTED (addresses or lines out of order)
+ * or UW_EBADDATA (an entry not at an INIT line of its address).
  */
 int uw_bp_set_index(struct uw_bp *bp, const struct uw_bp_idx *idx,
 		    uint32_t n);
@@ -292,7 +297,8 @@ int uw_bp_set_index(struct uw_bp *bp, const struct uw_bp_idx *idx,
  * @pc: the address, in the table's address space
  * @rec: the INIT record covering pc and the deltas up to pc
  *
- * Return: 0, UW_ENOENT, or a format error.
+ * Return: 0, UW_ENOENT, or a format error (UW_EBADDATA).  After
+ * uw_bp_check() accepted the table, only 0 and UW_ENOENT.
  */
 int uw_bp_find_cfi(const struct uw_bp *bp, uint64_t pc,
 		   struct uw_bp_cfi *rec);
@@ -304,10 +310,60 @@ int uw_bp_find_cfi(const struct uw_bp *bp, uint64_t pc,
  * @win: the innermost type 4 record covering pc, else the innermost
  *	type 0 one (Breakpad's preference)
  *
- * Return: 0, UW_ENOENT, or a format error.
+ * Return: 0, UW_ENOENT, or a format error (UW_EBADDATA).  After
+ * uw_bp_check() accepted the table, only 0 and UW_ENOENT.
  */
 int uw_bp_find_win(const struct uw_bp *bp, uint64_t pc,
 		   struct uw_bp_win *win);
+
+/**
+ * uw_bp_check() - check a whole symbol file, in chunks
+ * @bp: a table uw_bp_init() accepted (INIT and WIN records sorted)
+ * @c: the check's state, from uw_check_start()
+ *
+ * Reads every line once, as lookups and uw_bp_unwind() would read it:
+ *
+ * - STACK CFI INIT: address and size; its range starts at or after the
+ *   end of the INIT before it (on an overlap the lookup, which takes the
+ *   last INIT at or below a pc, and Breakpad, which keeps the first,
+ *   would differ);
+ * - STACK CFI (a delta): directly after its INIT record or another
+ *   delta of it (the lookup stops at the first line of another kind),
+ *   at an address above the record before it and inside the INIT's
+ *   range;
+ * - the rule sets of both ("name: expr ..." with no empty expression),
+ *   and every rule the unwinder holds (.cfa, .ra and the architecture's
+ *   registers) as an expression the evaluator accepts whatever values
+ *   the registers and memory hold: run symbolically, its names known
+ *   when popped (registers, .cfa outside the .cfa rule, $-variables
+ *   assigned before), its stack within UW_BP_STACK, exactly one value
+ *   left or ".undef" alone, literals that parse, assignments to at most
+ *   UW_BP_VARS $-names, and a literal right operand, non-zero for / and
+ *   %, a power of two for @ (so no value can make it fail);
+ * - STACK WIN of type 0 and 4 (the others are never read past their
+ *   key): every field as the lookup reads it, and a program, if the
+ *   record has one, that is valid in the same sense with the STACK WIN
+ *   names and assigns $eip and $esp.
+ *
+ * Lines of other kinds are not read.  The work is one pass over the
+ * text.
+ *
+ * A table that passes never makes uw_bp_find_cfi() or uw_bp_find_win()
+ * return anything but 0 and UW_ENOENT (with no index, or one
+ * uw_bp_set_index() accepted and unchanged since), and uw_bp_unwind()
+ * never fails with a format error: only on the program's registers
+ * and memory.
+ *
+ * Return: UW_CHECK_DONE (0) when the whole file is valid, UW_CHECK_MORE
+ * when c->limit lines were checked and more remain, UW_EINVAL (a NULL
+ * argument), or the error of line c->item (counted from 0):
+ * UW_EUNSORTED (an INIT range overlapping the one before, a delta not
+ * above the record before it) or UW_EBADDATA (a field that does not
+ * parse, a delta not after its INIT's lines or outside its range, a
+ * malformed rule set or expression, a STACK WIN program that does not
+ * assign $eip and $esp).
+ */
+int uw_bp_check(const struct uw_bp *bp, struct uw_check *c);
 
 /**
  * uw_bp_reg() - the DWARF number of a register Breakpad names
@@ -384,7 +440,10 @@ int uw_bp_eval_var(const struct uw_bp_eval *ev, const char *name,
  *
  * Return: 1 with the caller, 0 for an outermost frame (.ra: .undef),
  * UW_ENOENT where no record covers pc or no .cfa or .ra rule is in
- * force, or another error.
+ * force, or another error.  After uw_bp_check() accepted the table,
+ * never a format error (UW_EBADDATA, UW_EBOUNDS, UW_EUNSORTED): only
+ * errors of the caller's registers and memory (UW_EREG, UW_EREAD,
+ * UW_ESTACK, UW_EOVERFLOW) and of its arguments (UW_EARCH, UW_EINVAL).
  */
 int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 		 const struct uw_walk_cfg *cfg, struct uw_bp_work *w,

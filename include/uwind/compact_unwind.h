@@ -166,7 +166,8 @@ struct uwi_cu_work {
  *
  * Checks the header and that the index lies in the section, ends with a
  * sentinel and is sorted (a few entries: one per page of up to 1021
- * functions).  Pages are checked as lookups reach them.
+ * functions).  Pages are checked as lookups reach them, or all at once
+ * by uw_cu_check().
  *
  * Return: 0, UW_EINVAL, UW_EARCH, UW_EOVERFLOW (base too high for 32-bit
  * offsets), UW_EVERSION, UW_EHEADER or UW_EUNSORTED.
@@ -181,7 +182,8 @@ int uw_cu_init(struct uw_cu *cu, const struct uw_span *sec, uint64_t base,
  * @e: the entry
  *
  * Return: 0, UW_ENOENT outside the indexed range, or a format error of
- * the page searched.
+ * the page searched (UW_EBOUNDS, UW_EBADDATA, UW_EUNSORTED).  After
+ * uw_cu_check() accepted the table, only 0 and UW_ENOENT.
  */
 int uw_cu_find(const struct uw_cu *cu, uint64_t pc, struct uw_cu_entry *e);
 
@@ -195,10 +197,53 @@ int uw_cu_find(const struct uw_cu *cu, uint64_t pc, struct uw_cu_entry *e);
  * Each call fills e and advances *page and *index.
  *
  * Return: 1 at the end, 0 with e filled, or an error (the iteration
- * cannot go on).
+ * cannot go on).  After uw_cu_check() accepted the table, never an
+ * error.
  */
 int uw_cu_next(const struct uw_cu *cu, uint32_t *page, uint32_t *index,
 	       struct uw_cu_entry *e);
+
+/**
+ * uw_cu_check() - check a whole __unwind_info section, in chunks
+ * @cu: a table uw_cu_init() accepted (header and first-level index)
+ * @c: the check's state, from uw_check_start()
+ *
+ * Checks, for every first-level index entry but the sentinel, its
+ * second-level page: kind regular or compressed, header, entry array
+ * and (compressed) encoding palette inside the section; entries whose
+ * function offsets never decrease and stay within the index entry's
+ * range (from its function offset to the next entry's); compressed
+ * encoding indices within the common encodings and the page's own;
+ * every encoding an entry gives decodes for the table's architecture
+ * (uw_cu_decode()) and has a personality index within the personality
+ * array.  Then the LSDA index array (from the first index entry's LSDA
+ * offset to the sentinel's: whole 8-byte entries inside the section,
+ * every index entry's offset one of them) and every common encoding, as
+ * the entries' encodings.  All pages together may hold no more entries
+ * than the section has room for (index entries sharing a page would
+ * make the check quadratic): the check is O(section size).
+ *
+ * A table that passes never makes uw_cu_find() return anything but 0
+ * and UW_ENOENT, uw_cu_next() never fails, and uw_cu_decode() accepts
+ * every encoding they give, so the walker's compact step can fail only
+ * on the program: its registers, its memory, and the "sub" instruction
+ * a frameless-indirect encoding names (program text, read at run time).
+ *
+ * Return: UW_CHECK_DONE (0) when the whole table is valid, UW_CHECK_MORE
+ * when about c->limit units (pages, entries, common encodings) were
+ * checked and more remain, UW_EINVAL (a NULL argument), or the error of
+ * index entry c->item (the sentinel's number, idx_count - 1, for the
+ * LSDA array and the common encodings): UW_EBOUNDS (a page's header,
+ * entries or palette outside the section, an index entry's LSDA offset
+ * not an entry of the LSDA array), UW_EBADDATA (a page kind other than
+ * 2 or 3, a compressed encoding index past both palettes, an encoding
+ * that does not decode or names a personality past the array, pages
+ * holding more entries than the section has room for), UW_EUNSORTED (an
+ * entry before the one it follows, or outside its index entry's range),
+ * UW_EHEADER (the LSDA array runs backwards, outside the section or over
+ * a partial entry).
+ */
+int uw_cu_check(const struct uw_cu *cu, struct uw_check *c);
 
 /**
  * uw_cu_decode() - decode an encoding for the table's architecture

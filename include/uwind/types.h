@@ -38,7 +38,8 @@
  * uw_strerror() names them.  UW_EBOUNDS, UW_EMAGIC, UW_EVERSION,
  * UW_EHEADER, UW_EUNSORTED and UW_EBADDATA are format errors: a table
  * that passed its whole-table check (uw_sframe_check(),
- * uw_ehabi_check(), uw_chrome_check()) never gives them again.
+ * uw_ehabi_check(), uw_chrome_check(), uw_cu_check(), uw_bp_check())
+ * never gives them again.
  */
 enum uw_err {
 	UW_OK		= 0,
@@ -318,12 +319,14 @@ struct uw_row {
  * struct uw_check - where a whole-table check stands between two calls
  * @limit: roughly how much one call checks, in table entries (FDEs and
  *	FREs, index entries and opcode bytes, function entries and
- *	instruction bytes); 0: the whole table in one call
- * @item: the entry being checked: an FDE, an index entry or a function
- *	table entry.  After an error, the one at fault
+ *	instruction bytes, pages and their entries, lines); 0: the whole
+ *	table in one call
+ * @item: the entry being checked: an FDE, an index entry, a function
+ *	table entry or a line.  After an error, the one at fault
  *
  * Set it up with uw_check_start(), then call the format's check
- * (uw_sframe_check(), uw_ehabi_check(), uw_chrome_check()) until it
+ * (uw_sframe_check(), uw_ehabi_check(), uw_chrome_check(),
+ * uw_cu_check(), uw_bp_check()) until it
  * returns something other than UW_CHECK_MORE; in between, a kernel may
  * reschedule.  The table must not change meanwhile.
  */

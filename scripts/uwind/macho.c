@@ -169,6 +169,36 @@ static void *map_file(const char *path, size_t *size)
 	return p;
 }
 
+int macho_slices(const char *path, const char **names, int max)
+{
+	uint32_t n, i, cpu;
+	uint64_t off, len;
+	size_t size;
+	uint8_t *f = map_file(path, &size);
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	if (be32(f) == FAT_MAGIC || be32(f) == FAT_MAGIC_64) {
+		if (fat_count(f, size, &n)) {
+			fprintf(stderr, "uwind: %s: bad fat header\n", path);
+			ret = -1;
+		}
+		for (i = 0; !ret && i < n && (int)i < max; i++) {
+			if (!fat_slice(f, size, i, &cpu, &off, &len)) {
+				fprintf(stderr, "uwind: %s: fat slice %u outside"
+					" the file\n", path, i);
+				ret = -1;
+			}
+			names[i] = cpu_name(cpu);
+		}
+		if (!ret)
+			ret = (int)i;
+	}
+	munmap(f, size);
+	return ret;
+}
+
 /* Pick the slice of a fat file (or check a thin one) for arch. */
 static int pick_slice(const char *path, const char *arch, struct macho *m)
 {

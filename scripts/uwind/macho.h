@@ -56,6 +56,13 @@ bool macho_is(const char *path);
 int macho_open(const char *path, const char *arch, struct macho *m);
 void macho_close(struct macho *m);
 
+/*
+ * The slices of a fat file: up to max architecture names ("x86_64",
+ * "arm64", ...) into names, and how many; 0 for a thin file; -1 with a
+ * message.
+ */
+int macho_slices(const char *path, const char **names, int max);
+
 /* Read len bytes at address addr from the image's segments: 0 or -1. */
 int macho_read(const struct macho *m, uint64_t addr, void *dst, size_t len);
 

@@ -9,8 +9,8 @@
  *   uwind dump|lookup --chrome TABLE --text ADDR [ADDR...] (chrome_print.c)
  *   uwind convert --breakpad ELF | --chrome SYM -o TABLE (convert.c)
  *   uwind sframe FILE -o OUT | --check FILE... (sframe_cmd.c)
- *   uwind verify FILE... | --sframe RAW --vaddr ADDR | --chrome TABLE
- *     (verify.c)
+ *   uwind verify FILE... | --sframe RAW --vaddr ADDR | --chrome TABLE |
+ *     --breakpad SYM... (verify.c, verify_fmt.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,9 +35,10 @@ static void usage(FILE *f)
 	      "       uwind convert --chrome SYM -o TABLE [--text ADDR]\n"
 	      "       uwind sframe FILE -o OUT [--raw] [-v]\n"
 	      "       uwind sframe --check [-v] FILE...\n"
-	      "       uwind verify FILE...\n"
+	      "       uwind verify [--arch NAME] FILE...\n"
 	      "       uwind verify --sframe RAW --vaddr ADDR\n"
-	      "       uwind verify --chrome TABLE [--text ADDR]\n", f);
+	      "       uwind verify --chrome TABLE [--text ADDR]\n"
+	      "       uwind verify --breakpad SYM...\n", f);
 }
 
 int main(int argc, char **argv)

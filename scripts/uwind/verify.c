@@ -6,10 +6,14 @@
  *                                           32-bit ARM ELF its EHABI index
  *   uwind verify --sframe RAW --vaddr ADDR  a raw SFrame section
  *   uwind verify --chrome TABLE [--text ADDR] a Chrome ARM unwind table
+ *   uwind verify [--arch NAME] MACHO...     its __unwind_info (every
+ *                                           slice, or --arch's)
+ *   uwind verify --breakpad SYM...          Breakpad symbol files
  *
  * One line per table: "ok" with its size, or the entry the check refused
  * and why.  A table that passes never fails a later lookup with a format
- * error (uw_sframe_check(), uw_ehabi_check(), uw_chrome_check()).  Exit
+ * error (uw_sframe_check(), uw_ehabi_check(), uw_chrome_check(),
+ * uw_cu_check(), uw_bp_check(); the last two in verify_fmt.c).  Exit
  * status 0 when every table passed, 1 when one did not, 2 on bad usage.
  */
 #include <fcntl.h>
@@ -21,6 +25,8 @@
 #include <uwind/chrome.h>
 #include "uwind.h"
 #include "ehabi_rules.h"
+#include "macho.h"
+#include "verify_fmt.h"
 
 /* 0 passed, 1 refused. */
 static int verify_sframe(const char *name, const struct tool_table *t)
@@ -159,9 +165,10 @@ static int verify_chrome(const char *path, const char *text)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uwind verify FILE...\n"
+	fprintf(stderr, "usage: uwind verify [--arch NAME] FILE...\n"
 			"       uwind verify --sframe RAW --vaddr ADDR\n"
-			"       uwind verify --chrome TABLE [--text ADDR]\n");
+			"       uwind verify --chrome TABLE [--text ADDR]\n"
+			"       uwind verify --breakpad SYM...\n");
 	return 2;
 }
 
@@ -169,11 +176,18 @@ int cmd_verify(int argc, char **argv)
 {
 	struct table_opts o = { 0 };
 	struct tool_table t;
-	const char *chrome = NULL, *text = NULL;
+	const char *chrome = NULL, *text = NULL, *arch;
 	int i, ret = 0;
 
 	if (argc < 2)
 		return usage();
+	if (!strcmp(argv[1], "--breakpad")) {
+		if (argc < 3)
+			return usage();
+		for (i = 2; i < argc; i++)
+			ret |= verify_breakpad(argv[i]);
+		return ret;
+	}
 	if (!strcmp(argv[1], "--chrome") || !strcmp(argv[1], "--sframe")) {
 		for (i = 1; i + 1 < argc; i += 2) {
 			if (!strcmp(argv[i], "--chrome"))
@@ -197,7 +211,11 @@ int cmd_verify(int argc, char **argv)
 		tool_table_free(&t);
 		return ret;
 	}
+	arch = take_arch(&argc, argv);
+	if (argc < 2)
+		return usage();
 	for (i = 1; i < argc; i++)
-		ret |= verify_file(argv[i]);
+		ret |= macho_is(argv[i]) ? verify_macho(argv[i], arch) :
+		       verify_file(argv[i]);
 	return ret;
 }

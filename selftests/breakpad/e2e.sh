@@ -13,7 +13,10 @@
 #   - `uwind lookup --breakpad` at every byte of the program's own
 #     functions gives SFrame's rule (`uwind lookup` on the ELF file), with
 #     and without the index;
-#   - a .sym whose MODULE id does not match the file is refused.
+#   - a .sym whose MODULE id does not match the file is refused;
+#   - `uwind verify --breakpad` (uw_bp_check) passes both .sym files with
+#     grep's count of INIT records, and refuses a copy with one delta's
+#     rule broken at that line, where lookup --breakpad fails too.
 #
 # usage: e2e.sh UWIND STACK_BUILD_DIR   (holds chain and chain-a64)
 set -u
@@ -22,7 +25,7 @@ UWIND=$1
 BIN=$(cd "$2" && pwd)
 . selftests/common/tap.sh
 tap_scratch
-tap_begin 13
+tap_begin 16
 . selftests/stack/chainlib.sh
 
 # Frames up to main (or worker) all unwound by $2?
@@ -53,6 +56,19 @@ own_addrs()
 	done
 }
 
+# verify --breakpad SYM ($3) passes, with grep's count of INIT records;
+# $1 names the case, $2 the architecture as verify names it.
+verify_ok()
+{
+	out=$("$UWIND" verify --breakpad "$3")
+	rc=$?
+	echo "# $out"
+	inits=$(grep -c '^STACK CFI INIT' "$3")
+	[ $rc -eq 0 ] &&
+		echo "$out" | grep -q ": ok (Breakpad, $2, $inits STACK CFI INIT"
+	tap_result $? "$1: verify --breakpad passes $(basename "$3") ($inits INIT records)"
+}
+
 # lookup --breakpad SYM (extra options $4...) against the SFrame lookup
 # of ELF $2 at the addresses in file $3; $1 names the case.
 same_lookups()
@@ -75,6 +91,18 @@ same_lookups()
 "$UWIND" convert --breakpad "$BIN/chain" >"$TMP/chain.sym" 2>"$TMP/err"
 [ $? -eq 0 ] && grep -q '^STACK CFI INIT' "$TMP/chain.sym"
 tap_result $? "x86-64: convert --breakpad writes STACK CFI for chain"
+verify_ok x86-64 x86-64 "$TMP/chain.sym"
+# The first delta's rules given one operator too many.
+n=$(grep -n '^STACK CFI [0-9a-f]' "$TMP/chain.sym" | head -n 1 | cut -d: -f1)
+addr=$(sed -n "${n}s/^STACK CFI \([0-9a-f]*\) .*/\1/p" "$TMP/chain.sym")
+sed "${n}s/\$/ +/" "$TMP/chain.sym" >"$TMP/broken.sym"
+out=$("$UWIND" verify --breakpad "$TMP/broken.sym")
+rc=$?
+echo "# $out"
+[ -n "$n" ] && [ $rc -eq 1 ] &&
+	echo "$out" | grep -q "broken.sym:$n: malformed table entry: STACK CFI $addr " &&
+	"$UWIND" lookup --breakpad "$TMP/broken.sym" "0x$addr" | grep -q error
+tap_result $? "x86-64: a delta with a leftover operator refused at its line $n (lookup at 0x$addr fails too)"
 if tap_have gcore && start_stopped stop; then
 	gcore -o "$TMP/core" "$pid" >/dev/null 2>&1
 	CORE=$TMP/core.$pid
@@ -131,6 +159,7 @@ same_lookups x86-64 "$BIN/chain" "$TMP/addrs" "$TMP/chain.sym" --index
 # ---- AArch64: a qemu-aarch64 core of the static program
 if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	"$UWIND" convert --breakpad "$BIN/chain-a64" >"$TMP/a64.sym" 2>/dev/null
+	verify_ok aarch64 aarch64 "$TMP/a64.sym"
 	CORE=$(qemu_core crash)
 	"$UWIND" stack --core "$CORE" --exe "$BIN/chain-a64" \
 		--breakpad "$TMP/a64.sym" >"$TMP/a64bp.txt" 2>"$TMP/err"
@@ -153,7 +182,7 @@ if tap_have qemu-aarch64 && [ -x "$BIN/chain-a64" ]; then
 	same_lookups aarch64 "$BIN/chain-a64" "$TMP/a64addrs" "$TMP/a64.sym" \
 		--base "$load"
 else
-	for d in chain gdb sources lookup; do
+	for d in verify chain gdb sources lookup; do
 		tap_skip "aarch64: $d" "no qemu-aarch64 or no chain-a64"
 	done
 fi

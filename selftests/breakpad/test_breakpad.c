@@ -340,9 +340,14 @@ static void test_search(void)
 	ok(uw_bp_set_index(&bpi, idx, 4999) == UW_EINVAL,
 	   "an index of the wrong length: UW_EINVAL");
 	idx[100].off += 3;
-	ok(uw_bp_set_index(&bpi, idx, 5000) == 0 &&
-	   uw_bp_find_cfi(&bpi, start[100], &r2) == UW_EBADDATA,
-	   "an index entry not at its INIT line: the lookup says UW_EBADDATA");
+	ok(uw_bp_set_index(&bpi, idx, 5000) == UW_EBADDATA,
+	   "an index entry not at its INIT line: UW_EBADDATA");
+	idx[100].off -= 3;
+	ok(uw_bp_set_index(&bpi, idx, 5000) == 0, "the index restored");
+	idx[100].off += 3;
+	ok(uw_bp_find_cfi(&bpi, start[100], &r2) == UW_EBADDATA,
+	   "an entry moved off its INIT line after the index was set: the"
+	   " lookup says UW_EBADDATA");
 	free(t);
 	free(start);
 	free(size);

@@ -27,6 +27,16 @@ static inline int uwt_chrome_check(const void *t, struct uw_check *c)
 	return uw_chrome_check(t, c);
 }
 
+static inline int uwt_cu_check(const void *t, struct uw_check *c)
+{
+	return uw_cu_check(t, c);
+}
+
+static inline int uwt_bp_check(const void *t, struct uw_check *c)
+{
+	return uw_bp_check(t, c);
+}
+
 /*
  * Check table t in one call, then again in chunks of limit units.
  * Returns the one-shot verdict, *item its entry; *same is whether the

@@ -4,6 +4,8 @@
 #   test_compact  hand-built tables (regular pages, x86 encodings, palette
 #                 edges, malformed tables), every encoding form, the
 #                 frameless register permutation, walks on synthetic stacks
+#   test_cu_check uw_cu_check: each error it names on a broken table, and
+#                 on mutated tables that checked ones never fail a lookup
 #   macho.sh      Mach-O programs built here with clang-14 and
 #                 ld64.lld-14: `uwind dump` entry by entry against
 #                 llvm-objdump-14 --macho --unwind-info, `uwind lookup`
@@ -12,12 +14,15 @@
 
 CU_DIR := $(O)/selftests/compact
 
-$(CU_DIR)/test_compact: selftests/compact/test_compact.c \
-		selftests/common/tap.h $(LIBUWIND) $(LIB_HDRS)
+$(CU_DIR)/test_compact $(CU_DIR)/test_cu_check: $(CU_DIR)/%: \
+		selftests/compact/%.c selftests/compact/cu_build.h \
+		selftests/common/tap.h selftests/common/check.h \
+		selftests/common/cachewalk.h $(LIBUWIND) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 
 $(call uw_test,$(CU_DIR)/test_compact,unit san,$(CU_DIR)/test_compact)
+$(call uw_test,$(CU_DIR)/test_cu_check,unit san,$(CU_DIR)/test_cu_check)
 
 # The Mach-O programs (never run: compiled and linked for macOS here).
 CU_MACHO_CC := clang-14 -O2 -fno-stack-protector

@@ -19,6 +19,11 @@
 #     file), no --arch or a missing slice is an error naming the slices;
 #   - `uwind convert --breakpad` on each file, then `uwind lookup
 #     --breakpad` on the result gives the compact lookup's rules;
+#   - `uwind verify` (uw_cu_check) passes every file, each slice of the
+#     universal one, with llvm-objdump's page count; a page of the wrong
+#     kind, entries out of order and a common encoding of a reserved
+#     mode are refused at the page and entry at fault, and the lookup
+#     fails there too;
 #   - truncated and corrupted files: an error, never a crash.
 #
 # usage: macho.sh UWIND DIR   (DIR: the dylibs make built)
@@ -29,7 +34,7 @@ D=$2
 OBJDUMP=llvm-objdump-14
 . selftests/common/tap.sh
 tap_scratch
-tap_begin 33
+tap_begin 38
 
 FILES="funcs-x86_64-nofp funcs-x86_64-fp funcs-arm64-nofp funcs-arm64-fp
 gen-x86_64 gen-arm64"
@@ -195,6 +200,67 @@ tap_result $? "thin x86_64 file with --arch arm64: exit 1"
 "$UWIND" convert --breakpad "$FAT" --arch arm64 >"$TMP/fat.sym" 2>/dev/null &&
 	head -n 1 "$TMP/fat.sym" | grep -q '^MODULE mac arm64 [0-9A-F]\{33\} fat.dylib$'
 tap_result $? "convert --breakpad --arch arm64: MODULE mac arm64 UUID0 fat.dylib"
+
+# ---- uwind verify: the whole-table check
+bad=0
+for f in $FILES; do
+	pages=$(($($OBJDUMP --macho --unwind-info "$D/$f.dylib" |
+		   sed -n 's/.*Number of indices in array: *//p') - 1))
+	ents=$(objdump_entries "$D/$f.dylib" | wc -l)
+	out=$("$UWIND" verify "$D/$f.dylib")
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	[ $rc -eq 0 ] && [ $pages -ge 1 ] &&
+		echo "$out" | grep -q ": ok ($pages pages, $ents entries," ||
+		bad=1
+done
+tap_result $bad "verify: every file passes, with llvm-objdump's page and entry counts"
+out=$("$UWIND" verify "$FAT") &&
+	[ "$(echo "$out" | grep -c ': ok (')" -eq 2 ] &&
+	echo "$out" | grep -q '(arm64): ok' &&
+	[ "$("$UWIND" verify --arch arm64 "$FAT" | grep -c ': ok (')" -eq 1 ]
+tap_result $? "verify fat: both slices without --arch, one with --arch arm64"
+
+# Broken copies of funcs-x86_64-nofp: one compressed page at pg, its
+# entries 12 bytes in, the common encodings at 28 (section offsets).
+NOFP=$D/funcs-x86_64-nofp.dylib
+$OBJDUMP --macho --unwind-info "$NOFP" >"$TMP/nofp.od"
+sec=$(($($OBJDUMP --macho --section-headers "$NOFP" |
+	 awk '$2 == "__unwind_info" { print "0x" $4 }')))
+pg=$(($(sed -n 's/.*Second level index\[0\]: offset in section=\(0x[0-9a-f]*\).*/\1/p' "$TMP/nofp.od")))
+lo=$(sed -n 's/.*\[0\]: function offset=0x0*\([0-9a-f]*\), 2nd.*/\1/p' "$TMP/nofp.od")
+entry() {
+	sed -n "s/^ *\\[$1\\]: function offset=\\(0x[0-9a-f]*\\), enc.*/\\1/p" "$TMP/nofp.od"
+}
+# put FILE OFFSET OCTAL-ESCAPES: a copy of NOFP with bytes replaced
+put() {
+	cp "$NOFP" "$1"
+	# shellcheck disable=SC2059
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+# refused FILE PATTERN ADDR DESC: verify exits 1 saying PATTERN, and a
+# lookup at ADDR fails too
+refused() {
+	out=$("$UWIND" verify "$1")
+	rc=$?
+	echo "# $out"
+	[ $rc -eq 1 ] && echo "$out" | grep -q "$2" &&
+		"$UWIND" lookup "$1" "$3" | grep -q "error"
+	tap_result $? "$4"
+}
+put "$TMP/kind" $((sec + pg)) '\007'
+refused "$TMP/kind" \
+	"page 0 (functions 0x$lo-0x[0-9a-f]*), its header or entry 0: malformed table entry" \
+	"$(entry 0)" "verify: page kind 7 refused at page 0 (lookup fails too)"
+# entry 3 moved to the page's start + 0x10, before entry 2
+put "$TMP/order" $((sec + pg + 12 + 12)) '\020\000\000'
+refused "$TMP/order" "page 0 (.*), entry 2: table not sorted" "$(entry 2)" \
+	"verify: compressed entries out of order refused at entry 2 (lookup at it fails too)"
+# common encoding 3 (entry 6's) given the reserved mode 5
+put "$TMP/mode" $((sec + 28 + 12)) '\000\000\000\005'
+refused "$TMP/mode" "entry 6 (encoding 0x05000000): malformed table entry" \
+	"$(entry 6)" \
+	"verify: a common encoding of reserved mode 5 refused at entry 6 (lookup at it fails too)"
 
 # ---- hostile files: an error or an answer, never a crash.
 crashed()

@@ -42,7 +42,7 @@ FUZZ_FMT_BINS := $(FUZZ_FMT:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_FMT_CORPUS := $(FUZZ_DIR)/corpus-fmt.stamp
 
 $(FUZZ_DIR)/fuzz_%: selftests/fuzz/fuzz_%.c selftests/fuzz/image.h \
-		$(FUZZ_LIB_OBJS) $(LIB_HDRS)
+		selftests/common/check.h $(FUZZ_LIB_OBJS) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 

@@ -12,7 +12,10 @@
  * Properties: the text search and the index search agree on every
  * address looked up; a record found covers its address; results stay
  * in range; the walk's frames are consistent and its stack pointer only
- * moves up.
+ * moves up.  uw_bp_check gives the same verdict whole and in chunks of
+ * a fuzzed number of lines, and what it accepts keeps its promise:
+ * uw_bp_find_cfi and uw_bp_find_win give only 0 or UW_ENOENT, and
+ * uw_bp_unwind never a format error.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@
 static struct uw_bp_idx idx[MAXIDX];
 static struct uw_bp_work work;
 static struct uw_regs caller;
+static int checked_ok;	/* uw_bp_check accepted the file being fuzzed */
 
 /* Text and index search agree at pc; what they find covers it. */
 static void both(const struct uw_bp *bp, const struct uw_bp *bpi, uint64_t pc)
@@ -36,8 +40,10 @@ static void both(const struct uw_bp *bp, const struct uw_bp *bpi, uint64_t pc)
 	struct uw_bp_win win;
 	int ea = uw_bp_find_cfi(bp, pc, &a);
 	int eb = bpi ? uw_bp_find_cfi(bpi, pc, &b) : ea;
+	int ew;
 
 	CHECK(ea <= 0 && ea >= UW_ERR_MIN);
+	CHECK(!checked_ok || ea == 0 || ea == UW_ENOENT);
 	if (bpi) {
 		CHECK(ea == eb);
 		if (!ea)
@@ -46,7 +52,9 @@ static void both(const struct uw_bp *bp, const struct uw_bp *bpi, uint64_t pc)
 	if (!ea)
 		CHECK(a.start <= pc && pc - a.start < a.size &&
 		      a.init_off < a.end_off && a.end_off <= bp->text.size);
-	if (!uw_bp_find_win(bp, pc, &win))
+	ew = uw_bp_find_win(bp, pc, &win);
+	CHECK(!checked_ok || ew == 0 || ew == UW_ENOENT);
+	if (!ew)
 		CHECK(win.start <= pc && pc - win.start < win.size &&
 		      (win.type == 0 || win.type == 4) &&
 		      win.prog_off + win.prog_len <= bp->text.size);
@@ -111,10 +119,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	CHECK(bp.cfi_lo <= bp.cfi_hi && bp.cfi_hi <= nt);
+	checked_ok = fuzz_checked(uwt_bp_check, &bp, 1 + h[15] % 8);
 	bpi = bp;
-	if (bp.ncfi <= MAXIDX && !uw_bp_build_index(&bp, idx, bp.ncfi) &&
-	    !uw_bp_set_index(&bpi, idx, bp.ncfi))
+	if (bp.ncfi <= MAXIDX && !uw_bp_build_index(&bp, idx, bp.ncfi)) {
+		/* The index built for a file: accepted, checked or not. */
+		CHECK(!uw_bp_set_index(&bpi, idx, bp.ncfi));
 		indexed = true;
+	}
 	for (i = 0; indexed && i < bp.ncfi && i < 128; i++) {
 		both(&bp, &bpi, BASE + idx[i].rva);
 		both(&bp, &bpi, BASE + idx[i].rva + h[6 + i % 8]);
@@ -136,6 +147,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = uw_bp_unwind(&bp, BASE + idx[i].rva, &cfg, &work, &regs,
 				   &caller);
 		CHECK(err <= 1 && err >= UW_ERR_MIN);
+		CHECK(!checked_ok || !uwt_format_error(err));
+		/* And past the start, where the deltas apply. */
+		pc = BASE + idx[i].rva + h[6 + i % 8];
+		err = uw_bp_unwind(&bp, pc, &cfg, &work, &regs, &caller);
+		CHECK(!checked_ok || !uwt_format_error(err));
+	}
+	/* STACK WIN (x86) records are found by the same addresses. */
+	for (i = 0; checked_ok && i < 32; i++) {
+		pc = BASE + ((uint64_t)h[6 + i % 8] << (i % 16));
+		err = uw_bp_unwind(&bp, pc, &cfg, &work, &regs, &caller);
+		CHECK(!uwt_format_error(err));
 	}
 	memset(&mod, 0, sizeof(mod));
 	mod.start = BASE;

@@ -13,7 +13,10 @@
  * Properties: every entry iterated lies inside its function range;
  * where the whole iteration succeeds, uw_cu_find at each entry's start
  * returns that entry; decoded rules stay in range; the walk's frames
- * are consistent and its stack pointer only moves up.
+ * are consistent and its stack pointer only moves up.  uw_cu_check
+ * gives the same verdict whole and in chunks of a fuzzed size, and
+ * what it accepts keeps its promise: uw_cu_next never fails, every
+ * encoding found decodes, uw_cu_find gives only 0 or UW_ENOENT.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -61,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t sz, pc;
 	size_t nt, n;
 	void *tab;
-	int err, it;
+	int err, it, ok;
 
 	if (size < 16)
 		return 0;
@@ -90,17 +93,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(tab);
 		return 0;
 	}
+	ok = fuzz_checked(uwt_cu_check, &cu, 1 + h[3] % 16);
 	while (ne < MAXE && (it = uw_cu_next(&cu, &page, &index, &e)) == 0) {
 		CHECK(e.fn_start <= e.fn_end);
 		CHECK(e.fn_start >= BASE && e.fn_end - BASE <= 0xffffffffu);
 		ents[ne++] = e;
-		if (uw_cu_decode(&cu, e.encoding, &r))
+		err = uw_cu_decode(&cu, e.encoding, &r);
+		CHECK(!ok || !err);
+		if (err)
 			continue;
 		check_rule(&r);
 		if (r.kind == UW_CU_FRAMELESS_IND &&
 		    !uw_cu_ind_size(&r, e.fn_start, &cfg, &sz))
 			CHECK(sz >= r.stack_size);
 	}
+	CHECK(!ok || it >= 0);
 	/* A table that iterates cleanly is found by its entries' starts. */
 	if (ne < MAXE && it == 1) {
 		for (i = 0; i < ne; i++) {
@@ -112,10 +119,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      e.encoding == ents[i].encoding);
 		}
 	}
-	for (i = 0; i < 64; i++) {
-		pc = BASE + (uint64_t)(h[4 + i % 8] << (i % 24)) + i * 0x35;
-		if (!uw_cu_find(&cu, pc, &e))
+	for (i = 0; i < 64 + 2 * ne; i++) {
+		pc = i < 64 ? BASE + (uint64_t)(h[4 + i % 8] << (i % 24)) +
+			      i * 0x35 :
+		     i % 2 ? ents[(i - 64) / 2].fn_end :
+		     ents[(i - 64) / 2].fn_start + h[5];
+		err = uw_cu_find(&cu, pc, &e);
+		CHECK(!ok || err == 0 || err == UW_ENOENT);
+		if (!err)
 			CHECK(e.fn_start <= pc && pc < e.fn_end);
+		if (!err && ok)
+			CHECK(uw_cu_decode(&cu, e.encoding, &r) == 0);
 	}
 
 	/* The walk: the registers point into the image. */
