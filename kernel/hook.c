@@ -39,7 +39,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include "uwind_kmod.h"
 
@@ -262,11 +262,19 @@ static void uwk_count_frames(const struct uwk_frames *n)
 /*
  * The time limit: the clock is read every UWK_TIME_EVERY frames (a walk
  * shorter than that never reads it after its start), and a walk that has
- * taken more than max_walk_us ends there.
+ * taken more than max_walk_us ends there.  The clock is the NMI-safe
+ * monotonic one: local_clock() with an unstable TSC (QEMU's TCG) stops
+ * one tick past the last tick, and with interrupts off the walk saw it
+ * stand still (walks of 1024 frames under max_walk_us=1).
  */
+static u64 uwk_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
 static bool uwk_too_long(u64 t0, u64 limit_ns)
 {
-	return local_clock() - t0 > limit_ns;
+	return uwk_now() - t0 > limit_ns;
 }
 
 /*
@@ -443,7 +451,7 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 	unsigned int stop;
 
 	if (w.limit)
-		w.t0 = local_clock();
+		w.t0 = uwk_now();
 	w.found = uwk_kmm_find(current->mm);
 	/* A mapping was unmapped since the scan: trust no table (events.c). */
 	w.kmm = w.found && !READ_ONCE(w.found->stale_seq) ? w.found : NULL;
