@@ -413,14 +413,16 @@ static void test_property(void)
 					diag("mutation %u checked, yet fails:"
 					     " %.*s", i, (int)n, t);
 			}
-		} else if (promise_broken(&bp, i)) {
+		} else if (caught < tries / 10 && promise_broken(&bp, i)) {
+			/* enough to show the check is not idle: a tenth */
 			caught++;
 		}
 	}
 	ok(broken == 0 && passed > tries / 20 && caught > tries / 20,
 	   "%u mutated files: %u pass the check, and none of them fails a"
 	   " lookup or an unwind with a format error (%u do); %u refused"
-	   " ones would have failed one", tries, passed, broken, caught);
+	   " ones would have failed one (counted up to a tenth)", tries,
+	   passed, broken, caught);
 }
 
 int main(void)
