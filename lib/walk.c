@@ -1075,6 +1075,13 @@ static uwi_noinline bool fast_one(struct uw_cursor *cur,
 			false) == 1;
 }
 
+/* Whether the cursor's frame is in a module with an SFrame table. */
+static uwi_always_inline bool sframe_module(const struct uw_cursor *cur,
+					    const struct uw_walk_cfg *cfg)
+{
+	return cur->module < cfg->nmods && cfg->mods[cur->module].sframe;
+}
+
 /*
  * One step, the architecture known (uw_step() and uw_walk() find it).
  * The fast path only for a frame whose module has an SFrame table: the
@@ -1085,8 +1092,8 @@ static int step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 {
 	if (depth_full(cur, cfg, cur->depth))
 		return end_walk(cur, UW_STOP_DEPTH, UW_EDEPTH);
-	if (cur->module < cfg->nmods && cfg->mods[cur->module].sframe &&
-	    fast_on(&cur->regs, cfg, a) && fast_one(cur, cfg, a))
+	if (sframe_module(cur, cfg) && fast_on(&cur->regs, cfg, a) &&
+	    fast_one(cur, cfg, a))
 		return UW_STEP_CALLER;
 	return step_general(cur, cfg, a);
 }
@@ -1270,7 +1277,7 @@ static uwi_always_inline size_t walk_from(struct uw_cursor *cur,
 
 	for (;;) {
 		/* Not for the frame-pointer fallback's frames (see step()). */
-		sf = cur->module < cfg->nmods && cfg->mods[cur->module].sframe;
+		sf = sframe_module(cur, cfg);
 		if (sf)
 			n = fast_walk(cur, cfg, a, from, frames, n, max);
 		/*
