@@ -19,6 +19,20 @@ static inline bool uwi_span_has(const struct uw_span *s, uint64_t off,
 	return off <= s->size && len <= s->size - off;
 }
 
+/* An 8-byte word, always inline (the walker's fast loop: one load). */
+static uwi_always_inline uint64_t uwi_load64(const uint8_t *p, bool be)
+{
+	if (be)
+		return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
+		       (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+		       (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+		       (uint64_t)p[6] << 8 | p[7];
+	return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[1] << 8 | p[0];
+}
+
 static inline uint64_t uwi_load(const uint8_t *p, unsigned int n, bool be)
 {
 	uint64_t v = 0;
@@ -37,15 +51,7 @@ static inline uint64_t uwi_load(const uint8_t *p, unsigned int n, bool be)
 			    (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
 			    (uint64_t)p[1] << 8 | p[0];
 	case 8:
-		if (be)
-			return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
-			       (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
-			       (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
-			       (uint64_t)p[6] << 8 | p[7];
-		return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 |
-		       (uint64_t)p[5] << 40 | (uint64_t)p[4] << 32 |
-		       (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
-		       (uint64_t)p[1] << 8 | p[0];
+		return uwi_load64(p, be);
 	}
 	if (be) {
 		for (i = 0; i < n; i++)

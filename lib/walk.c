@@ -633,10 +633,11 @@ static int commit(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 }
 
 /*
- * The fast path: a frame whose module has an SFrame row of the common
+ * The fast path: a frame whose module has an SFrame row of a common
  * shape for its pc (CFA = sp or fp + offset; the frame pointer and,
- * above it, the return address saved side by side at the CFA; see
- * uwi_cache_row()), from the cache or, on a miss or without one, from
+ * above it, the return address saved side by side at the CFA, or the
+ * return address with the frame pointer unchanged or saved apart; see
+ * uwi_fast_byte()), from the cache or, on a miss or without one, from
  * the table.  It does what the phases and the commit do with such a row
  * (apply_rules(), commit()), every check included; on anything else
  * (another shape, another format, no row) or anything that would end the
@@ -762,8 +763,13 @@ static uwi_always_inline bool fast_on(const struct uw_regs *regs,
 				      const struct uw_walk_cfg *cfg,
 				      const struct uwi_arch *a)
 {
+	/*
+	 * fp too: the loop keeps it in a register, known (a frame whose fp
+	 * is unknown, rare, takes the general step, which keeps it so).
+	 */
 	const uint64_t need = (uint64_t)1 << a->info.pc |
-			      (uint64_t)1 << a->info.sp;
+			      (uint64_t)1 << a->info.sp |
+			      (uint64_t)1 << a->info.fp;
 
 	return FAST_PATH && UW_HAS_SFRAME &&
 	       a->phases[0] == UWI_PHASE_TABLES &&
@@ -826,6 +832,123 @@ static uwi_always_inline bool fast_init(struct uwi_fast *v,
 	return fast_module(v, cur, cur->module);
 }
 
+/*
+ * The CFA of a fast shape, and whether it is progress: the caller (its
+ * sp the CFA) lies above, aligned.  Through an accessor, a base from
+ * which neither the CFA nor the pair's address can wrap (see above).
+ */
+static uwi_always_inline bool fast_cfa(uint8_t shape, uint64_t sp,
+				       uint64_t fp, int64_t cfa_off,
+				       bool direct, uint64_t *cfa)
+{
+	const uint64_t base = shape & UWI_SHAPE_FP ? fp : sp;
+
+	if (!direct && base - FAST_BASE_MIN >= FAST_BASE_SPAN)
+		return false;
+	*cfa = base + cfa_off;
+	return *cfa > sp && !(*cfa & 7);
+}
+
+/*
+ * The frame record at lo + t, within [lo, hi - 16] (span is hi - 16 -
+ * lo): the return address *ra and the caller's fp *fp; false when out of
+ * bounds or unreadable.  fast_word(): one word of the stack at lo + t,
+ * within [lo, hi - 8] (span is
+ * hi - 16 - lo: a t below 8 wraps and fails, and the general path takes
+ * such a frame), into *w; false when out of bounds or unreadable.
+ */
+static uwi_always_inline bool fast_pair(struct uw_cursor *cur,
+					const struct uwi_fast *v, uint64_t t,
+					bool direct, bool be, uint64_t *ra,
+					uint64_t *fp)
+{
+	const uint8_t *p = cur->scratch.fast.buf;
+
+	if (t > v->span)
+		return false;
+	if (direct)
+		p = v->mem + (size_t)t;
+	else if (v->read(v->ctx, t + v->lo, cur->scratch.fast.buf, 16))
+		return false;
+	*ra = uwi_load64(p + 8, be);
+	*fp = uwi_load64(p, be);
+	return true;
+}
+
+static uwi_always_inline bool fast_word(struct uw_cursor *cur,
+					const struct uwi_fast *v, uint64_t t,
+					bool direct, bool be, uint64_t *w)
+{
+	const uint8_t *p = cur->scratch.fast.buf;
+
+	if (t - 8 > v->span)
+		return false;
+	if (direct)
+		p = v->mem + (size_t)t;
+	else if (v->read(v->ctx, t + v->lo, cur->scratch.fast.buf, 8))
+		return false;
+	*w = uwi_load64(p, be);
+	return true;
+}
+
+/*
+ * A frame of another shape than a plain frame record or a return
+ * address alone (see uwi_fast_byte(): fp saved apart, or a signed return
+ * address): its return address, PAC bits cleared, into v->ra and its
+ * caller's fp into v->fp (the frame's on entry), from the CFA and
+ * pair_off; false to leave the frame to the general path.  Out of line:
+ * the loop's registers are better spent on the common shapes.
+ */
+static uwi_always_inline bool fast_other(struct uw_cursor *cur,
+					 const struct uw_cache_entry *slot,
+					 uint8_t shape, uint64_t cfa,
+					 int64_t pair_off, bool direct)
+{
+	struct uwi_fast *v = &cur->scratch.fast.v;
+	const bool be = direct ? host_be() : v->cfg->big_endian;
+	const uint64_t t = cfa + pair_off - v->lo;
+	int64_t off;
+
+	if (shape & UWI_SHAPE_SAMEFP) {
+		if (!fast_word(cur, v, t, direct, be, &v->ra))
+			return false;
+	} else if (shape & UWI_SHAPE_FPAPART) {
+		/*
+		 * fp's offset: the entry's, or without a cache (the cursor's
+		 * own entry, never a hit) the row just looked up.
+		 */
+		off = slot == &cur->scratch.fast.e ?
+		      cur->scratch.fast.row.fp.off : slot->u.rule[2].off;
+		if (!fast_word(cur, v, t, direct, be, &v->ra) ||
+		    !fast_word(cur, v, cfa + off - v->lo, direct, be, &v->fp))
+			return false;
+	} else if (!fast_pair(cur, v, t, direct, be, &v->ra, &v->fp)) {
+		return false;
+	}
+	if (shape & UWI_SHAPE_PAC) {
+		uwi_opaque(v->ra);
+		v->ra &= ~v->pac;
+	}
+	return true;
+}
+
+static uwi_noinline bool fast_other_direct(struct uw_cursor *cur,
+					   const struct uw_cache_entry *slot,
+					   uint8_t shape, uint64_t cfa,
+					   int64_t pair_off)
+{
+	return FAST_DIRECT && fast_other(cur, slot, shape, cfa, pair_off,
+					 true);
+}
+
+static uwi_noinline bool fast_other_mem(struct uw_cursor *cur,
+					const struct uw_cache_entry *slot,
+					uint8_t shape, uint64_t cfa,
+					int64_t pair_off)
+{
+	return fast_other(cur, slot, shape, cfa, pair_off, false);
+}
+
 /* The cursor as the general path leaves it after such steps. */
 static uwi_always_inline void fast_store(struct uw_cursor *cur,
 					 const struct uwi_arch *a,
@@ -848,20 +971,38 @@ static uwi_always_inline void fast_store(struct uw_cursor *cur,
 }
 
 /*
- * A frame the loop took: its pc and sp, and the frame before's CFA and
- * module (known now that its pc was looked up; the last frame's module
- * is written once the loop ends).
+ * A frame the loop took: its pc and sp, and the frame before's CFA,
+ * source, flags and module (known now that its pc was looked up; the
+ * last frame's are written once the loop ends, the first frame's flags
+ * put back): tag is those three as the four bytes they fill
+ * (fast_tag()), one store.
  */
-static uwi_always_inline void fast_record(struct uw_frame *fr,
-					  uint16_t module, uint64_t pc,
-					  uint64_t cfa)
+_Static_assert(__builtin_offsetof(struct uw_frame, flags) ==
+	       __builtin_offsetof(struct uw_frame, source) + 1 &&
+	       __builtin_offsetof(struct uw_frame, module) ==
+	       __builtin_offsetof(struct uw_frame, source) + 2,
+	       "fast_record(): source, flags, module in four bytes");
+
+static uwi_always_inline uint32_t fast_tag(uint16_t module)
+{
+	const union {
+		struct {
+			uint8_t source, flags;
+			uint16_t module;
+		} f;
+		uint32_t u;
+	} tag = { { UW_SRC_SFRAME, 0, module } };
+
+	return tag.u;
+}
+
+static uwi_always_inline void fast_record(struct uw_frame *fr, uint32_t tag,
+					  uint64_t pc, uint64_t cfa)
 {
 	fr[-1].cfa = cfa;
-	fr[-1].module = module;
+	__builtin_memcpy(&fr[-1].source, &tag, sizeof(tag));
 	fr->pc = pc;
 	fr->sp = cfa;
-	fr->source = UW_SRC_SFRAME;
-	fr->flags = 0;
 }
 
 /*
@@ -869,8 +1010,10 @@ static uwi_always_inline void fast_record(struct uw_frame *fr,
  * cursor's, or uw_walk()'s first), while fast frames last and fr is
  * below fend, each recorded into *fr++ as record() and uw_walk() would
  * when rec (then fr[-1] is the frame the cursor holds).  Returns the
- * frames taken; the cursor holds the last one.  direct and rec are
- * constants at each call: one copy of the loop per mode.
+ * frames taken; the cursor holds the last one.  direct, cached and rec
+ * are constants at each call: one copy of the loop per mode.  Without
+ * cached, the walk has no cache and no slot is looked at: every frame
+ * is looked up, into the cursor's own entry.
  */
 static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 					 const struct uw_walk_cfg *cfg,
@@ -878,40 +1021,50 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 					 const struct uw_regs *regs,
 					 struct uw_frame *fr,
 					 struct uw_frame *fend, bool direct,
-					 bool rec)
+					 bool cached, bool rec)
 {
 	const bool be = direct ? host_be() : cfg->big_endian;
 	struct uwi_fast *v = &cur->scratch.fast.v;
-	struct uw_frame *const fr0 = fr;
 	struct uw_cache_entry *slot;
 	const struct uw_cache_entry *e;
 	struct uw_row *row;
-	uint64_t pc, sp, fp, lookup, base, cfa, t, ra, key, mask16;
-	const uint8_t *p, *ents;
+	uint64_t pc, sp, fp, lookup, cfa, ra, nfp, key, mask16;
+	const uint8_t *ents;
 	unsigned int want;
 	uint8_t fast, shape;
+	int32_t off;
 	int64_t cfa_off, pair_off;
 	uint16_t module;
+	uint32_t tag;
 	size_t taken;
+	uint8_t flags0;
 
 	if (fr >= fend || !fast_init(v, cur, cfg, a, direct))
 		return 0;
 	pc = regs->r[a->info.pc];
 	sp = regs->r[a->info.sp];
-	/* Unknown: 0, which no base check or stack bounds let through. */
-	fp = (regs->valid >> a->info.fp) & 1 ? regs->r[a->info.fp] : 0;
+	fp = regs->r[a->info.fp];
 	lookup = pc;
 	if (cur->depth && !(cur->flags & UW_FRAME_SIGNAL) && pc)
 		lookup--;
+	/*
+	 * From here on cfg, a and the first frame are read from v: none
+	 * holds a register through the loop, which needs every one.
+	 */
+	v->fr0 = fr;
+	flags0 = rec ? fr[-1].flags : 0;
 	/* The module's part, and the walk's want, in registers. */
 	ents = v->ents;
 	mask16 = v->mask16;
 	key = v->key;
 	want = v->want;
 	module = v->module;
+	tag = fast_tag(module);
 	for (;;) {
-		slot = fast_slot(ents, mask16, lookup);
-		if (uwi_likely(slot->pc == lookup && slot->key == key)) {
+		slot = cached ? fast_slot(ents, mask16, lookup) :
+				&cur->scratch.fast.e;
+		if (cached && uwi_likely(slot->pc == lookup &&
+					 slot->key == key)) {
 			fast = slot->fast;
 			shape = slot->shape;
 			cfa_off = slot->u.rule[0].off;
@@ -926,14 +1079,15 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 			 */
 			if (uwi_unlikely(lookup - v->mstart >= v->mlen)) {
 				if (!fast_module(v, cur,
-						 find_module_in(cfg->mods,
-								cfg->nmods,
+						 find_module_in(v->cfg->mods,
+								v->cfg->nmods,
 								lookup)))
 					break;
 				ents = v->ents;
 				mask16 = v->mask16;
 				key = v->key;
 				module = v->module;
+				tag = fast_tag(module);
 				continue;
 			}
 			row = &cur->scratch.fast.row;
@@ -944,15 +1098,17 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 				e = fast_fill(cur, lookup, slot, fr);
 				fast = e->fast;
 				shape = e->shape;
+				pair_off = e->pair_off;
 			} else {
 				/* Uncached: only what the loop reads. */
-				fast = uwi_row_fast(row, &a->info, &shape) ?
-				       want : 0;
+				fast = uwi_fast_byte(row, &v->a->info,
+						     (uint8_t)v->cfg->arch,
+						     &shape, &off);
+				pair_off = off;
 				v->fills++;
 				v->fill_fr = fr;
 			}
 			cfa_off = row->cfa.off;
-			pair_off = row->fp.off;
 			/* Read again rather than kept across the calls. */
 			ents = v->ents;
 			mask16 = v->mask16;
@@ -961,46 +1117,48 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 		}
 		/*
 		 * Only a fast entry of this architecture, and only for what it
-		 * says: a slot other formats fill has fast 0 (uwi_cache_tag()).
+		 * says: 0 now for a plain frame record, UWI_FAST_OTHER for
+		 * another fast shape; anything else stops (a slot other
+		 * formats fill has fast 0: uwi_cache_tag()).
 		 */
-		if (fast != want)
-			break;
-		base = shape & UWI_SHAPE_FP ? fp : sp;
-		if (!direct && base - FAST_BASE_MIN >= FAST_BASE_SPAN)
-			break;
-		cfa = base + cfa_off;
-		t = cfa + pair_off - v->lo;
-		if (t > v->span)
-			break;
-		if (direct) {
-			p = v->mem + (size_t)t;
-		} else {
-			p = cur->scratch.fast.buf;
-			if (v->read(v->ctx, t + v->lo, cur->scratch.fast.buf, 16))
+		if (uwi_likely(fast == want)) {
+			if (!fast_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
+			    !fast_pair(cur, v, cfa + pair_off - v->lo, direct,
+				       be, &ra, &nfp))
 				break;
-		}
-		ra = uwi_load(p + 8, 8, be);
-		if (uwi_unlikely(shape & UWI_SHAPE_PAC)) {
-			uwi_opaque(ra);
-			ra &= ~v->pac;
-		}
-		/*
-		 * Progress: the caller (its sp the CFA) lies above, its return
-		 * address having been saved.
-		 */
-		if (cfa <= sp || (cfa & 7) || ra == 0)
+		} else if (fast == (want | UWI_FAST_SAMEFP)) {
+			nfp = fp;
+			if (!fast_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
+			    !fast_word(cur, v, cfa + pair_off - v->lo, direct,
+				       be, &ra))
+				break;
+		} else if (fast == (want | UWI_FAST_OTHER)) {
+			v->fp = fp;
+			if (!fast_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
+			    !(direct ? fast_other_direct(cur, slot, shape, cfa,
+							 pair_off) :
+				       fast_other_mem(cur, slot, shape, cfa,
+						      pair_off)))
+				break;
+			ra = v->ra;
+			nfp = v->fp;
+		} else {
 			break;
-		fp = uwi_load(p, 8, be);
+		}
+		/* Its return address, below, must be other than 0. */
+		if (ra == 0)
+			break;
+		fp = nfp;
 		sp = cfa;
 		if (rec)
-			fast_record(fr, module, ra, cfa);
+			fast_record(fr, tag, ra, cfa);
 		else
 			pc = ra;
 		lookup = ra - 1;
 		if (++fr == fend)
 			break;
 	}
-	taken = (size_t)(fr - fr0);
+	taken = (size_t)(fr - v->fr0);
 	/*
 	 * Stopped at a frame it looked up: the general path takes the row
 	 * without a second lookup (uwi_sframe_step()).
@@ -1014,21 +1172,23 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 	 * be the frame the loop stopped at).  A hit the loop stops at is
 	 * the general path's, which counts it.
 	 */
-	if (UW_HAS_CACHE && cfg->cache)
-		cfg->cache->hits += taken - v->fills + (v->fill_fr == fr);
+	if (UW_HAS_CACHE && v->cfg->cache)
+		v->cfg->cache->hits += taken - v->fills + (v->fill_fr == fr);
 	if (taken) {
 		/* The last frame's module, unless the loop found it. */
 		if (lookup - v->mstart >= v->mlen || !v->mod)
-			module = find_module_in(cfg->mods, cfg->nmods, lookup);
+			module = find_module_in(v->cfg->mods, v->cfg->nmods,
+						lookup);
 		if (rec) {
 			/* The first frame's flags are record()'s. */
-			fr0[-1].source = UW_SRC_SFRAME;
+			v->fr0[-1].flags = flags0;
 			fr[-1].source = UW_SRC_NONE;
+			fr[-1].flags = 0;
 			fr[-1].cfa = 0;
 			fr[-1].module = module;
 			pc = fr[-1].pc;
 		}
-		fast_store(cur, a, pc, sp, fp, module, (uint32_t)taken);
+		fast_store(cur, v->a, pc, sp, fp, module, (uint32_t)taken);
 	}
 	return taken;
 }
@@ -1072,7 +1232,7 @@ static uwi_noinline bool fast_one(struct uw_cursor *cur,
 
 	return fast_run(cur, cfg, a, &cur->regs, &none, &none + 1,
 			FAST_DIRECT && (cfg->flags & UW_WALK_DIRECT_STACK),
-			false) == 1;
+			true, false) == 1;
 }
 
 /* Whether the cursor's frame is in a module with an SFrame table. */
@@ -1128,26 +1288,26 @@ static uwi_always_inline void record(struct uw_frame *f,
 	f->module = cur->module;
 }
 
-/* uw_walk()'s fast loops, one copy per mode (six arguments: no stack). */
-static uwi_noinline size_t fast_walk_direct(struct uw_cursor *cur,
-					    const struct uw_walk_cfg *cfg,
-					    const struct uwi_arch *a,
-					    const struct uw_regs *regs,
-					    struct uw_frame *fr,
-					    struct uw_frame *fend)
-{
-	return fast_run(cur, cfg, a, regs, fr, fend, true, true);
+/*
+ * uw_walk()'s fast loops, one copy per mode (six arguments: no stack),
+ * and one more for reading in place without a cache (through an
+ * accessor, whose call costs more than a slot's look, a walk without a
+ * cache takes the copy with one: it uses the cursor's entry).
+ */
+#define FAST_WALK(name, direct, cached)					\
+static uwi_noinline size_t name(struct uw_cursor *cur,			\
+				const struct uw_walk_cfg *cfg,		\
+				const struct uwi_arch *a,		\
+				const struct uw_regs *regs,		\
+				struct uw_frame *fr,			\
+				struct uw_frame *fend)			\
+{									\
+	return fast_run(cur, cfg, a, regs, fr, fend, direct, cached, true); \
 }
 
-static uwi_noinline size_t fast_walk_mem(struct uw_cursor *cur,
-					 const struct uw_walk_cfg *cfg,
-					 const struct uwi_arch *a,
-					 const struct uw_regs *regs,
-					 struct uw_frame *fr,
-					 struct uw_frame *fend)
-{
-	return fast_run(cur, cfg, a, regs, fr, fend, false, true);
-}
+FAST_WALK(fast_walk_direct, true, true)
+FAST_WALK(fast_walk_direct_nc, true, false)
+FAST_WALK(fast_walk_mem, false, true)
 
 /*
  * uw_walk's fast loop: frames from n on while fast_run() takes them,
@@ -1169,10 +1329,14 @@ static uwi_always_inline size_t fast_walk(struct uw_cursor *cur,
 	/* Frame n comes with step depth + 1: stop where depth_full() would. */
 	if (max - n > dmax - cur->depth)
 		max = n + (dmax - cur->depth);
+	if ((cfg->flags & UW_WALK_DIRECT_STACK) && !FAST_DIRECT)
+		return n;
 	if (cfg->flags & UW_WALK_DIRECT_STACK)
-		return FAST_DIRECT ? n + fast_walk_direct(cur, cfg, a, regs,
-							   frames + n,
-							   frames + max) : n;
+		return n + (UW_HAS_CACHE && cfg->cache ?
+			    fast_walk_direct(cur, cfg, a, regs, frames + n,
+					     frames + max) :
+			    fast_walk_direct_nc(cur, cfg, a, regs, frames + n,
+						frames + max));
 	return n + fast_walk_mem(cur, cfg, a, regs, frames + n, frames + max);
 }
 

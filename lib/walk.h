@@ -194,52 +194,82 @@ static inline struct uw_cache_entry *uwi_cache_fill(const struct uw_cursor *cur)
 }
 
 /*
- * An SFrame row kept: its rules, and whether it has the shape the
- * walker's fast path takes (lib/walk.c, fast_run()): the CFA at sp or
- * fp + offset, the frame pointer saved at the CFA and the return address
- * in the word above it (every x86-64 and AArch64 frame record); then
- * where the pair starts, relative to the CFA.  fast is UWI_FAST_ON with
- * the architecture (one compare checks both), shape the details.
+ * An SFrame row kept: its rules, and whether it has a shape the walker's
+ * fast path takes (lib/walk.c, fast_run()): the CFA at sp or fp +
+ * offset, the return address saved, and the frame pointer
+ *   - saved at the CFA + pair_off, the return address in the word above
+ *     it (every x86-64 and AArch64 frame record), or
+ *   - not saved (UWI_SHAPE_SAMEFP: code built without frame pointers,
+ *     most frames of an -O2 program), or
+ *   - saved apart (UWI_SHAPE_FPAPART: such code using it as a
+ *     callee-saved register), at the CFA + u.rule[2].off;
+ * in the last two, the return address is at the CFA + pair_off.  fast is
+ * UWI_FAST_ON with the architecture (one compare checks both), and
+ * says which of the loop's three paths takes the row: a plain frame
+ * record (nothing more), UWI_FAST_SAMEFP (the return address alone,
+ * unsigned) or UWI_FAST_OTHER (see shape); shape the details.
  */
 enum {
 	UWI_FAST_ON	= 0x80,		/* fast: | enum uw_arch */
+	UWI_FAST_SAMEFP	= 0x40,		/* fast: fp not saved, ra not signed */
+	UWI_FAST_OTHER	= 0x20,		/* fast: see shape */
 	UWI_SHAPE_FP	= 0x01,		/* shape: the CFA is fp + offset, else sp */
 	UWI_SHAPE_PAC	= 0x02,		/* shape: the return address is signed */
+	UWI_SHAPE_SAMEFP = 0x04,	/* shape: fp not saved */
+	UWI_SHAPE_FPAPART = 0x08,	/* shape: fp saved apart */
 };
 
 /*
- * Whether a row has the fast shape, and its shape bits.  The fast path
- * runs only on architectures with 8-byte words (fast_on()), so a row of
- * another is never taken there, whatever its bits.
+ * The fast byte of a row (0: no fast shape), its shape bits and the
+ * offset from the CFA of what the fast path reads (0 and 0 when none).
+ * arch is the walk's, which uwi_arch_get() accepted: below
+ * UWI_FAST_OTHER.  The fast path runs only on architectures with 8-byte
+ * words (fast_on()), so a row of another is never taken there, whatever
+ * its bits.
  */
-static inline bool uwi_row_fast(const struct uw_row *row,
-				const struct uw_arch_info *ai, uint8_t *shape)
-{
-	const uint8_t fp_based = row->cfa.reg == ai->fp ? UWI_SHAPE_FP : 0;
+_Static_assert((int)UW_ARCH_COUNT <= (int)UWI_FAST_OTHER,
+	       "fast: ON | SAMEFP | OTHER | arch");
 
-	*shape = fp_based |
-		 (row->flags & UW_ROW_RA_MANGLED ? UWI_SHAPE_PAC : 0);
-	return row->cfa.kind == UW_RULE_REG_OFF &&
-	       row->ra.kind == UW_RULE_CFA_OFF &&
-	       row->fp.kind == UW_RULE_CFA_OFF &&
-	       (fp_based || row->cfa.reg == ai->sp) &&
-	       (int64_t)row->ra.off - row->fp.off == 8 &&
-	       !(row->flags & UW_ROW_OUTERMOST);
+static inline uint8_t uwi_fast_byte(const struct uw_row *row,
+				    const struct uw_arch_info *ai,
+				    uint8_t arch, uint8_t *shape, int32_t *off)
+{
+	uint8_t s = 0;
+
+	*shape = 0;
+	*off = 0;
+	if (row->cfa.kind != UW_RULE_REG_OFF ||
+	    row->ra.kind != UW_RULE_CFA_OFF ||
+	    (row->flags & UW_ROW_OUTERMOST))
+		return 0;
+	if (row->cfa.reg == ai->fp)
+		s = UWI_SHAPE_FP;
+	else if (row->cfa.reg != ai->sp)
+		return 0;
+	if (row->fp.kind == UW_RULE_SAME)
+		s |= UWI_SHAPE_SAMEFP;
+	else if (row->fp.kind != UW_RULE_CFA_OFF)
+		return 0;
+	else if ((int64_t)row->ra.off - row->fp.off != 8)
+		s |= UWI_SHAPE_FPAPART;
+	if (row->flags & UW_ROW_RA_MANGLED)
+		s |= UWI_SHAPE_PAC;
+	*shape = s;
+	/* A frame record is read from fp's slot, the others from ra's. */
+	*off = s & (UWI_SHAPE_SAMEFP | UWI_SHAPE_FPAPART) ? row->ra.off :
+							     row->fp.off;
+	s &= (uint8_t)~UWI_SHAPE_FP;
+	return UWI_FAST_ON | arch | (s == UWI_SHAPE_SAMEFP ? UWI_FAST_SAMEFP :
+				     s ? UWI_FAST_OTHER : 0);
 }
 
-/*
- * What the fast path reads of an entry: its CFA rule and the fast bits.
- * arch is the walk's, which uwi_arch_get() accepted: below UWI_FAST_ON.
- */
-_Static_assert((int)UW_ARCH_COUNT <= (int)UWI_FAST_ON, "fast: ON | arch");
-
+/* What the fast path reads of an entry: its CFA rule and the fast bits. */
 static inline void uwi_cache_fast(struct uw_cache_entry *e,
 				  const struct uw_row *row,
 				  const struct uw_arch_info *ai, uint8_t arch)
 {
 	e->u.rule[0] = row->cfa;
-	e->pair_off = row->fp.off;
-	e->fast = uwi_row_fast(row, ai, &e->shape) ? UWI_FAST_ON | arch : 0;
+	e->fast = uwi_fast_byte(row, ai, arch, &e->shape, &e->pair_off);
 }
 
 /* The whole row, for the general path's cached_row() too. */

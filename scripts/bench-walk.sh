@@ -15,6 +15,10 @@
 #                                each unwind (median of 301); walk.cold.uwind
 #                                is uwind with its cache
 #   walk.NAME.instr instr        per frame, callgrind: N unwinds minus none
+#   walk.nofp.*                  the same stack built without frame
+#                                pointers (walk_bench-nofp: SFrame rows
+#                                that save the return address alone, as
+#                                -O2 code has them), every walker but fp
 #   walk.ehabi.* / walk.chrome.* the same stack on 32-bit ARM (Thumb-2)
 #                                from EHABI / a Chrome table, instructions
 #                                per frame counted under qemu-arm (below)
@@ -31,29 +35,43 @@ N=${BENCH_WALK_N:-1000}
 NQ=${BENCH_WALK_QEMU_N:-20}
 FRAMES=38
 
-make -s --no-print-directory -j2 O="$O" "$B/walk_bench"
+make -s --no-print-directory -j2 O="$O" "$B/walk_bench" "$B/walk_bench-nofp"
 
-"$B/walk_bench" check >/dev/null || {
-	echo "# walk_bench: the walkers disagree on the stack" >&2
-	"$B/walk_bench" check >&2
-	exit 1
-}
+for prog in walk_bench walk_bench-nofp; do
+	"$B/$prog" check >/dev/null || {
+		echo "# $prog: the walkers disagree on the stack" >&2
+		"$B/$prog" check >&2
+		exit 1
+	}
+done
 "$B/walk_bench" time
+"$B/walk_bench-nofp" time
 
 collected()
 {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		"$B/walk_bench" count "$1" "$2" 2>&1 |
+		"$B/$1" count "$2" "$3" 2>&1 |
 		sed -n 's/.*Collected : *//p'
 }
 
-if command -v valgrind >/dev/null 2>&1; then
-	for w in cache.uwind nocache.uwind cache.uwind.accessor \
-		nocache.uwind.accessor libunwind backtrace libgcc fp; do
-		base=$(collected "$w" 0)
-		total=$(collected "$w" "$N")
-		echo "BENCH walk.$w.instr $(( (total - base) / N / FRAMES )) instr"
+# instr PROG PREFIX WALKER...: the instruction lines of PROG's walkers.
+instr()
+{
+	prog=$1
+	prefix=$2
+	shift 2
+	for w in "$@"; do
+		base=$(collected "$prog" "$w" 0)
+		total=$(collected "$prog" "$w" "$N")
+		echo "BENCH $prefix$w.instr $(( (total - base) / N / FRAMES )) instr"
 	done
+}
+
+if command -v valgrind >/dev/null 2>&1; then
+	instr walk_bench walk. cache.uwind nocache.uwind cache.uwind.accessor \
+		nocache.uwind.accessor libunwind backtrace libgcc fp
+	instr walk_bench-nofp walk.nofp. cache.uwind nocache.uwind \
+		cache.uwind.accessor nocache.uwind.accessor libunwind
 else
 	echo "# valgrind not installed: no instruction counts"
 fi

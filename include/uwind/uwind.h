@@ -303,8 +303,8 @@ union uwi_scratch {
 			const uint8_t *mem;
 			uw_read_fn read;
 			void *ctx;
-			uint64_t pac;
-			struct uw_frame *fill_fr;
+			uint64_t pac, ra, fp;
+			struct uw_frame *fill_fr, *fr0;
 			size_t fills;
 			uint32_t want;
 			uint16_t module;

@@ -47,7 +47,14 @@ $(BENCH_DIR)/walk_bench: selftests/bench/walk_bench.c $(LIBUWIND) $(LIB_HDRS)
 	$(CC) $(HOST_CFLAGS) $(WALK_BENCH_FLAGS) $(HOST_LDFLAGS) -o $@ $< \
 		$(LIBUWIND) -ldl -lpthread
 
-ALL_TARGETS += $(BENCH_DIR)/walk_bench
+# The same stack without frame records (-fomit-frame-pointer, the usual
+# -O2 build): SFrame rows that save the return address alone.
+$(BENCH_DIR)/walk_bench-nofp: selftests/bench/walk_bench.c $(LIBUWIND) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(WALK_BENCH_FLAGS) -fomit-frame-pointer \
+		-DWB_NOFP $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND) -ldl -lpthread
+
+ALL_TARGETS += $(BENCH_DIR)/walk_bench $(BENCH_DIR)/walk_bench-nofp
 
 # The same stack on 32-bit ARM (Thumb-2), for qemu-arm: EHABI from its
 # own .ARM.exidx, and a Chrome table made from its DWARF CFI by the tool.

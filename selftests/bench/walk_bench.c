@@ -18,6 +18,10 @@
  *   fp              a frame-pointer walk (the stack is built with frame
  *                   records so that every walker can walk it)
  *
+ * Built with -DWB_NOFP (and -fomit-frame-pointer: walk_bench-nofp), the
+ * stack has no frame records, as a distribution's -O2 code, and there is
+ * no "fp" walker; its lines are named walk.nofp.NAME.
+ *
  * Modes:
  *   walk_bench time [CHROME_TABLE]
  *       times each walker (best of 9 interleaved passes of 2000 unwinds,
@@ -77,6 +81,12 @@
 #define COLD_N		301
 #define EVICT_BYTES	(64u << 20)
 #define CACHE_ENTRIES	1024
+
+#ifdef WB_NOFP
+#define WB_PREFIX	"walk.nofp."
+#else
+#define WB_PREFIX	"walk."
+#endif
 
 /* ---- the program's tables, for uwind ---- */
 
@@ -412,6 +422,10 @@ peer:
 
 static bool walker_on(enum walker w)
 {
+#ifdef WB_NOFP
+	if (w == W_FP)
+		return false;
+#endif
 	return WB_PEERS || walker_cfg[w];
 }
 
@@ -467,7 +481,7 @@ static int mode_time(void)
 	}
 	for (w = 0; w < W_COUNT; w++)
 		if (walker_on(w))
-			printf("BENCH walk.%s %.1f ns\n", walker_name[w],
+			printf("BENCH " WB_PREFIX "%s %.1f ns\n", walker_name[w],
 			       best[w] / FRAMES);
 
 	g_evict = malloc(EVICT_BYTES);
@@ -486,7 +500,7 @@ static int mode_time(void)
 		}
 		qsort(cold, COLD_N, sizeof(cold[0]), cmp_double);
 		/* uwind as a profiler would run it: with its cache. */
-		printf("BENCH walk.cold.%s %.1f ns\n",
+		printf("BENCH " WB_PREFIX "cold.%s %.1f ns\n",
 		       w == W_CACHE ? "uwind" :
 		       w == W_CACHE_MEM ? "uwind.accessor" : walker_name[w],
 		       cold[COLD_N / 2] / FRAMES);

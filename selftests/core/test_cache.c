@@ -3,8 +3,8 @@
  * Unit tests (TAP) of the walker's cache (include/uwind/cache.h):
  *
  *  - uw_cache_init()'s arguments;
- *  - a hand-built x86-64 stack (SFrame rows of both the fast path's
- *    shape and others, a frame without a row, an outermost function)
+ *  - a hand-built x86-64 stack (SFrame rows of the fast path's shapes
+ *    and another, a frame without a row, an outermost function)
  *    walked without a cache and with caches of 1 slot (every pc
  *    collides) to 1024, cold and warm: the same frames, and the counters
  *    say the cache answered the warm walks;
@@ -70,8 +70,9 @@ static void put64(struct image *im, uint64_t addr, uint64_t v)
 
 /*
  * A table: f0-f4 each CFA = sp + cfa_off[i]; the even ones save fp at
- * CFA - 16 (the fast path's shape), the odd ones do not (fp unchanged:
- * the general path); f5 is outermost.  One more function, f6, has no
+ * CFA - 16 (a fast path's shape), f1 does not (fp unchanged: the other
+ * fast shape), f3 saves it at CFA - 24, apart from the return address
+ * (the general path); f5 is outermost.  One more function, f6, has no
  * row at its pc (the frame-pointer fallback).
  */
 struct table {
@@ -96,10 +97,11 @@ static bool table_build(struct table *t, const int *cfa_off)
 	for (i = 0; i < NFN; i++) {
 		struct sfe_fre f = FS(0, cfa_off[i], -16);
 		struct sfe_fre g = FS(0, cfa_off[i]);
+		struct sfe_fre h = FS(0, cfa_off[i], -24);
 		struct sfe_fre o = F0(0);
 
 		t->cfa_off[i] = cfa_off[i];
-		t->fres[i][0] = i == NFN - 1 ? o : (i & 1) ? g : f;
+		t->fres[i][0] = i == NFN - 1 ? o : i == 1 ? g : i == 3 ? h : f;
 		t->fdes[i].func_start = FN(i);
 		t->fdes[i].func_size = 0x100;
 		t->fdes[i].nfres = 1;
@@ -117,8 +119,8 @@ static void table_free(struct table *t)
 
 /*
  * The stack for table t: frame k runs function seq[k] at pc 0x40 into
- * it (its caller's return address); a frame's fp is its CFA - 16 where
- * its function saves fp, and the first frame's fp is valid.
+ * it (its caller's return address); a frame's fp is its CFA - 16 (24 in
+ * f3) where its function saves fp, and the first frame's fp is valid.
  */
 static const int seq[DEPTH] = { 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 5 };
 
@@ -137,7 +139,7 @@ static void stack_build(struct image *im, const struct table *t,
 	for (k = 0; k + 1 < DEPTH; k++) {
 		cfa = sp + t->cfa_off[seq[k]];
 		put64(im, cfa - 8, FN(seq[k + 1]) + 0x40);
-		put64(im, cfa - 16, 0x2000 + k);
+		put64(im, cfa - (seq[k] == 3 ? 24 : 16), 0x2000 + k);
 		sp = cfa;
 	}
 }

@@ -6,15 +6,19 @@
  *  - without usable stack bounds the walk is refused (UW_EINVAL);
  *  - a hand-built x86-64 stack in a mapping fenced by inaccessible pages,
  *    its frames of every kind the walker has (SFrame rows of the fast
- *    path's shapes, CFA from sp and from fp; a row the general path
- *    takes; a function without a row, walked by its frame pointer; an
+ *    path's shapes, CFA from sp and from fp, the return address alone;
+ *    a row the general path takes; a function without a row, walked by
+ *    its frame pointer; an
  *    outermost function): in place, at its own address and as a copy
  *    elsewhere (stack_mem), with and without a cache, by uw_walk() and
  *    by uw_step(), the frames are those of the walk through an accessor;
  *  - frames pointing out of the bounds, below and above, and a frame
  *    record straddling the top: the walk ends there with a read fault
  *    (UW_ESTACK), as through the accessor, and reads nothing outside (a
- *    read of the fence pages would kill the test);
+ *    read of the fence pages would kill the test); a return address
+ *    alone at the lowest word of the stack is taken;
+ *  - the frame pointer through frames that do not save it: unchanged,
+ *    and unknown where it was unknown, by uw_step() and uw_walk();
  *  - AArch64: signed return addresses cleared in place as through the
  *    accessor, and a big-endian stack (read in place by the general
  *    path, the fast one taking the host's byte order only).
@@ -45,9 +49,11 @@
 /*
  * The functions: 0 CFA = sp + 16, fp saved at CFA - 16 (the fast path);
  * 1 CFA = fp + 16, the same (fast, from fp); 2 CFA = sp + 32, fp not
- * saved (the general path); 3 no row (the frame pointer); 4 outermost.
+ * saved (fast: the return address alone); 3 CFA = sp + 32, fp saved at
+ * CFA - 24, apart from the return address (the general path); 4 no row
+ * (the frame pointer); 5 outermost.
  */
-enum { K_SP, K_FP, K_NOFP, K_NOROW, K_OUTER, NK };
+enum { K_SP, K_FP, K_NOFP, K_GEN, K_NOROW, K_OUTER, NK };
 
 /* ---- a stack fenced by inaccessible pages ---- */
 
@@ -113,12 +119,12 @@ static bool table_build(struct table *t, bool a64, bool be, bool pac)
 		.addr = 0x600000,
 	};
 	const struct sfe_fre x86[NK] = {
-		FRE(1, 16, -16), FRE(0, 16, -16), FRE(1, 32),
+		FRE(1, 16, -16), FRE(0, 16, -16), FRE(1, 32), FRE(1, 32, -24),
 		FRE(1, 16, -16), { .nwords = 0 },
 	};
 	const struct sfe_fre arm[NK] = {
 		FRE(1, 16, -8, -16), FRE(0, 16, -8, -16), FRE(1, 32, -8),
-		FRE(1, 16, -8, -16), { .nwords = 0 },
+		FRE(1, 32, -8, -24), FRE(1, 16, -8, -16), { .nwords = 0 },
 	};
 	struct uw_span span;
 	int i, n = 0;
@@ -148,7 +154,7 @@ static bool table_build(struct table *t, bool a64, bool be, bool pac)
 /* ---- the stack ---- */
 
 static const int seq[] = {
-	K_SP, K_FP, K_SP, K_NOFP, K_SP, K_NOROW, K_FP, K_SP, K_NOFP, K_SP,
+	K_SP, K_FP, K_SP, K_NOFP, K_GEN, K_NOROW, K_FP, K_SP, K_NOFP, K_SP,
 	K_FP, K_OUTER,
 };
 #define DEPTH	ARRAY_SIZE(seq)
@@ -193,12 +199,12 @@ static void stack_build(struct stack *s)
 		if (seq[k] == K_OUTER)
 			break;
 		cfa = seq[k] == K_FP ? fp + 16 : seq[k] == K_NOROW ? fp + 16 :
-		      seq[k] == K_NOFP ? sp + 32 : sp + 16;
+		      seq[k] == K_NOFP || seq[k] == K_GEN ? sp + 32 : sp + 16;
 		ra = FN(seq[k + 1]) + 0x40;
 		nfp = seq[k] == K_NOFP ? fp : fp_for(seq[k + 1], cfa, 0x2000 + k);
 		put(s, cfa - 8, ra | (seq[k] != K_NOROW ? s->pac : 0));
 		if (seq[k] != K_NOFP)
-			put(s, cfa - 16, nfp);
+			put(s, cfa - (seq[k] == K_GEN ? 24 : 16), nfp);
 		sp = cfa;
 		fp = nfp;
 	}
@@ -394,7 +400,8 @@ static void test_x86_64(void)
 	walk(&ca, &x.s.regs, &acc);
 	ok(as_built(&acc, &x.s),
 	   "through the accessor: the %zu frames built (SFrame from sp and "
-	   "fp, the general path's row, a frame pointer, the outermost)",
+	   "fp, the return address alone, the general path's row, a frame "
+	   "pointer, the outermost)",
 	   DEPTH);
 
 	/* In place: the stack at its own address (stack_mem NULL). */
@@ -470,12 +477,119 @@ static void test_bounds(void)
 	/* ... wholly above. */
 	put(s, s->sp[1] - 16, s->lo + hi_off + 64);
 	out_of_bounds(&x, "an fp above the stack", 1);
-	/* Frame 5 has no row: its frame pointer, set by frame 4, is out. */
-	put(s, s->sp[5] - 16, s->lo + hi_off);
+	/*
+	 * Frame 5 has no row: its frame pointer, which frame 4 saved at its
+	 * CFA - 24, is out.
+	 */
+	put(s, s->sp[5] - 24, s->lo + hi_off);
 	out_of_bounds(&x, "a frame pointer (no row) at the top", 5);
 	/* Frame 0's sp-based CFA itself above the stack. */
 	uw_reg_set(&s->regs, UW_X86_64_RSP, s->lo + hi_off - 8);
 	out_of_bounds(&x, "an sp whose CFA is above the stack", 0);
+	/*
+	 * The return address alone (function K_NOFP, CFA = sp + 32) just
+	 * above the stack, and straddling its top.
+	 */
+	uw_reg_set(&s->regs, UW_X86_64_RIP, FN(K_NOFP) + 0x10);
+	uw_reg_set(&s->regs, UW_X86_64_RSP, s->lo + hi_off - 24);
+	out_of_bounds(&x, "a return address alone just above the stack", 0);
+	uw_reg_set(&s->regs, UW_X86_64_RIP, FN(K_NOFP) + 0x10);
+	uw_reg_set(&s->regs, UW_X86_64_RSP, s->lo + hi_off - 28);
+	out_of_bounds(&x, "a return address alone straddling the top", 0);
+	fixture_free(&x);
+}
+
+/*
+ * A return address alone in the lowest word of the stack (CFA = lo + 8,
+ * sp below the stack): inside the bounds, so taken, in place as through
+ * the accessor; its caller the outermost function.
+ */
+static void test_lowest(void)
+{
+	struct uw_walk_cfg ca, cd;
+	struct walk acc, w;
+	struct fixture x;
+	struct stack *s = &x.s;
+
+	if (!fixture_new(&x, false, false, false))
+		return;
+	s->regs.valid = 0;
+	uw_reg_set(&s->regs, UW_X86_64_RIP, FN(K_NOFP) + 0x10);
+	uw_reg_set(&s->regs, UW_X86_64_RSP, s->lo + 8 - 32);
+	put(s, s->lo, FN(K_OUTER) + 0x40);
+	cfg_for(&ca, &x.mod, &x.im, s, false, NULL);
+	cfg_for(&cd, &x.mod, &x.im, s, true, NULL);
+	walk(&ca, &s->regs, &acc);
+	walk(&cd, &s->regs, &w);
+	ok(same(&acc, &w) && w.n == 2 && w.fr[1].pc == FN(K_OUTER) + 0x40 &&
+	   w.res.stop == UW_STOP_OUTERMOST,
+	   "a return address alone at the stack's lowest word: taken, in "
+	   "place as through the accessor (%zu frames, %s)", w.n,
+	   uw_stop_name(w.res.stop));
+	fixture_free(&x);
+}
+
+/*
+ * The cursor's fp after one step from a K_NOFP frame (frame 3 of the
+ * stack, its caller a K_GEN frame), by uw_step() or by uw_walk() with
+ * room for two frames: *fp and true when known, false when not.
+ */
+static bool fp_after(const struct uw_walk_cfg *cfg, const struct stack *s,
+		     const uint64_t *fp0, bool by_walk, uint64_t *fp)
+{
+	struct uw_walk_result res;
+	struct uw_frame fr[2];
+	struct uw_regs regs = { .valid = 0 };
+
+	uw_reg_set(&regs, UW_X86_64_RIP, s->pc[3]);
+	uw_reg_set(&regs, UW_X86_64_RSP, s->sp[3]);
+	if (fp0)
+		uw_reg_set(&regs, UW_X86_64_RBP, *fp0);
+	if (by_walk) {
+		if (uw_walk(&g_cur, cfg, &regs, fr, 2, &res) != 2)
+			return false;
+	} else if (uw_cursor_init(&g_cur, cfg, &regs) ||
+		   uw_step(&g_cur, cfg) != UW_STEP_CALLER) {
+		return false;
+	}
+	if (g_cur.regs.r[UW_X86_64_RSP] != s->sp[4])
+		return false;
+	return uw_reg_get(&g_cur.regs, UW_X86_64_RBP, fp);
+}
+
+static void test_fp_kept(void)
+{
+	const uint64_t fp0 = 0x5555;
+	struct uw_walk_cfg cfg[2];
+	struct uw_cache c;
+	struct fixture x;
+	bool kept = true, unknown = true;
+	uint64_t fp;
+	int i, by_walk, cached;
+
+	if (!fixture_new(&x, false, false, false))
+		return;
+	cfg_for(&cfg[0], &x.mod, &x.im, &x.s, false, NULL);
+	cfg_for(&cfg[1], &x.mod, &x.im, &x.s, true, NULL);
+	uw_cache_init(&c, g_slots, 256);
+	for (i = 0; i < 2; i++) {
+		for (cached = 0; cached < 2; cached++) {
+			cfg[i].cache = cached ? &c : NULL;
+			for (by_walk = 0; by_walk < 2; by_walk++) {
+				fp = 0;
+				kept = kept && fp_after(&cfg[i], &x.s, &fp0,
+							by_walk, &fp) &&
+				       fp == fp0;
+				unknown = unknown &&
+					  !fp_after(&cfg[i], &x.s, NULL,
+						    by_walk, &fp);
+			}
+		}
+	}
+	ok(kept, "a frame that does not save fp: its caller's fp is the "
+	   "frame's (through the accessor and in place, cache or none, "
+	   "uw_step and uw_walk)");
+	ok(unknown, "... and unknown when the frame's was unknown");
 	fixture_free(&x);
 }
 
@@ -511,6 +625,8 @@ int main(void)
 	test_refused();
 	test_x86_64();
 	test_bounds();
+	test_lowest();
+	test_fp_kept();
 	test_aarch64(false);
 	test_aarch64(true);
 	return tap_done();
