@@ -42,6 +42,29 @@ stat_val()
 
 loaded() { grep -q '^uwind ' /proc/modules; }
 
+# The walk's time limit in the tests.  Its default (max_walk_us=50) is
+# meant for hardware; under TCG the guest's CPU is emulated, one to two
+# orders of magnitude slower, and on a loaded host a vCPU can lose its
+# host CPU in the middle of a walk: walks the tests expect whole would be
+# cut.  So under TCG (the host says so on the kernel command line,
+# uwind_accel=tcg) every insmod gets max_walk_us=$UW_WALK_US (2000)
+# unless it names max_walk_us itself; under KVM, the default.  The
+# limit's own tests set theirs (t_walktime).
+UW_WALK_US=
+for a in $(cat /proc/cmdline); do
+	case $a in
+	uwind_accel=tcg) UW_WALK_US=${UW_TCG_WALK_US:-2000} ;;
+	esac
+done
+
+insmod()
+{
+	case " $* " in
+	*" max_walk_us="*) command insmod "$@" ;;
+	*) command insmod "$@" ${UW_WALK_US:+max_walk_us=$UW_WALK_US} ;;
+	esac
+}
+
 load() { loaded || insmod "$UW_KO" "$@"; }
 
 unload() { ! loaded || rmmod uwind; }

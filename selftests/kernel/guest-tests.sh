@@ -781,9 +781,13 @@ t_walktime()
 	done
 	echo "$_max" > /proc/sys/kernel/perf_event_max_stack
 	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = 0 ]
-	unload && load
+	# The module's own default, not the tests' (see insmod()).
+	unload && command insmod "$UW_KO"
 	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = 50 ]
 	ok $? "max_walk_us is writable, and 50 by default"
+	unload && load
+	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = "${UW_WALK_US:-50}" ]
+	ok $? "the tests' insmod: max_walk_us=${UW_WALK_US:-50} (under TCG 2000, else the default)"
 }
 
 # (d) through a library with frame pointers and no SFrame.
