@@ -1358,6 +1358,18 @@ static uwi_always_inline bool no_tables(const struct uw_module *m)
  * takes that frame from the start.  Returns the frames written so far;
  * the cursor holds the last one.
  */
+/* Whether the fp loop may take frames of module i: one without tables. */
+static uwi_always_inline const struct uw_module *
+fp_module(const struct uw_walk_cfg *cfg, uint16_t i)
+{
+	const struct uw_module *m;
+
+	if (i >= cfg->nmods)
+		return NULL;
+	m = &cfg->mods[i];
+	return no_tables(m) && m->cache_id ? m : NULL;
+}
+
 static uwi_noinline size_t fp_walk(struct uw_cursor *cur,
 				   const struct uw_walk_cfg *cfg,
 				   const struct uwi_arch *a,
@@ -1366,58 +1378,76 @@ static uwi_noinline size_t fp_walk(struct uw_cursor *cur,
 {
 	const struct uw_arch_info *ai = &a->info;
 	const unsigned int w = ai->ptr_size;
+	const uint64_t pac = cfg->arch == UW_ARCH_AARCH64 ? cfg->pac_mask : 0;
+	/* A step is allowed while depth + 1 < max_depth (depth_full()). */
+	const uint32_t dlim = cfg->max_depth ? cfg->max_depth - 1 : 0xffffffffu;
 	const struct uw_cache_entry *e;
 	const struct uw_module *m;
-	uint64_t pc, sp, fp, lookup, ra, cfa, v[2];
-	uint8_t buf[16];
+	uint64_t pc, sp, fp, ra, cfa = 0, key, v[2];
+	uint32_t depth = cur->depth, taken = 0;
+	uint16_t module = cur->module;
 
 	if (!UW_HAS_CACHE || !cfg->cache || a->fp_kind != UWI_FP_PAIR ||
 	    a->phases[0] != UWI_PHASE_TABLES ||
 	    a->phases[1] != UWI_PHASE_SIGFRAME ||
 	    a->phases[2] != UWI_PHASE_FP || (cfg->flags & UW_WALK_NO_FP))
 		return n;
-	while (n < max && !depth_full(cur, cfg, cur->depth)) {
-		/* A return address (not exact), in a module without tables. */
-		if (!cur->depth || (cur->flags & UW_FRAME_SIGNAL) ||
-		    cur->module >= cfg->nmods)
+	/* A return address (not exact), in a module without tables. */
+	if (!depth || (cur->flags & UW_FRAME_SIGNAL) ||
+	    !uw_reg_get(&cur->regs, ai->pc, &pc) ||
+	    !uw_reg_get(&cur->regs, ai->sp, &sp) ||
+	    !uw_reg_get(&cur->regs, ai->fp, &fp) ||
+	    !(m = fp_module(cfg, module)))
+		return n;
+	key = uwi_cache_key(m);
+	/* The frame's registers in locals, the cursor written once after. */
+	while (n < max && depth < dlim) {
+		if (!pc || uwi_code_addr(a, pc) != pc)
 			break;
-		m = &cfg->mods[cur->module];
-		if (!no_tables(m) || !m->cache_id ||
-		    !uw_reg_get(&cur->regs, ai->pc, &pc) ||
-		    !uw_reg_get(&cur->regs, ai->sp, &sp) ||
-		    !uw_reg_get(&cur->regs, ai->fp, &fp))
-			break;
-		lookup = uwi_code_addr(a, pc);
-		if (!lookup || lookup != pc)
-			break;
-		lookup--;
-		e = uwi_cache_slot(cfg->cache, lookup);
-		if (e->pc != lookup || e->key != uwi_cache_key(m) ||
+		e = uwi_cache_slot(cfg->cache, pc - 1);
+		if (e->pc != pc - 1 || e->key != key ||
 		    e->src != UW_SRC_NONE ||
 		    !(e->flags & UWI_CACHE_NO_SIGFRAME))
 			break;
 		/* fp_pair_step()'s checks, and commit()'s progress. */
 		if (!fp || (fp & (w - 1)) || fp > ~(uint64_t)0 - 2 * w ||
-		    read_words(cfg, w, fp, 2, v, buf))
+		    read_words(cfg, w, fp, 2, v, cur->scratch.fast.buf))
 			break;
-		ra = v[1];
-		if (cfg->arch == UW_ARCH_AARCH64)
-			ra &= ~cfg->pac_mask;
+		ra = v[1] & ~pac;
+		if (fp + 2 * w <= sp || !ra)
+			break;
 		cfa = fp + 2 * w;
-		if (cfa <= sp || !ra)
+		taken++;
+		depth++;
+		sp = cfa;
+		fp = v[0];
+		pc = ra;
+		frames[n - 1].source = UW_SRC_FP;
+		frames[n - 1].cfa = cfa;
+		/* record()'s frame: flags 0, no Thumb bit on these. */
+		if (ra - 1 - m->start >= m->end - m->start)
+			module = find_module(cfg, ra - 1);
+		frames[n].pc = ra;
+		frames[n].sp = cfa;
+		frames[n].cfa = 0;
+		frames[n].source = UW_SRC_NONE;
+		frames[n].flags = 0;
+		frames[n].module = module;
+		n++;
+		m = fp_module(cfg, module);
+		if (!m)
 			break;
-		cfg->cache->hits++;
+		key = uwi_cache_key(m);
+	}
+	if (taken) {
+		cfg->cache->hits += taken;
 		cur->cfa = cfa;
-		set_caller(cur, ai, ra, cfa, v[0], true);
-		cur->depth++;
+		set_caller(cur, ai, pc, sp, fp, true);
+		cur->depth = depth;
 		cur->flags = 0;
 		cur->source = UW_SRC_FP;
 		cur->step.ra_in_reg = false;
-		cur->module = next_module(cfg, cur->module,
-					  uwi_code_addr(a, ra) - 1);
-		frames[n - 1].source = UW_SRC_FP;
-		frames[n - 1].cfa = cfa;
-		record(&frames[n++], &cur->regs, cur, a);
+		cur->module = module;
 	}
 	return n;
 }
