@@ -1370,7 +1370,26 @@ fp_module(const struct uw_walk_cfg *cfg, uint16_t i)
 	return no_tables(m) && m->cache_id ? m : NULL;
 }
 
-static uwi_noinline size_t fp_walk(struct uw_cursor *cur,
+static size_t fp_loop(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		      const struct uwi_arch *a, struct uw_frame *frames,
+		      size_t n, size_t max);
+
+static uwi_always_inline size_t fp_walk(struct uw_cursor *cur,
+					const struct uw_walk_cfg *cfg,
+					const struct uwi_arch *a,
+					struct uw_frame *frames, size_t n,
+					size_t max)
+{
+	if (!UW_HAS_CACHE || !cfg->cache || a->fp_kind != UWI_FP_PAIR ||
+	    a->phases[0] != UWI_PHASE_TABLES ||
+	    a->phases[1] != UWI_PHASE_SIGFRAME ||
+	    a->phases[2] != UWI_PHASE_FP || (cfg->flags & UW_WALK_NO_FP))
+		return n;
+	return fp_loop(cur, cfg, a, frames, n, max);
+}
+
+/* fp_walk()'s loop, for the architectures and walks it serves. */
+static uwi_noinline size_t fp_loop(struct uw_cursor *cur,
 				   const struct uw_walk_cfg *cfg,
 				   const struct uwi_arch *a,
 				   struct uw_frame *frames, size_t n,
@@ -1387,11 +1406,6 @@ static uwi_noinline size_t fp_walk(struct uw_cursor *cur,
 	uint32_t depth = cur->depth, taken = 0;
 	uint16_t module = cur->module;
 
-	if (!UW_HAS_CACHE || !cfg->cache || a->fp_kind != UWI_FP_PAIR ||
-	    a->phases[0] != UWI_PHASE_TABLES ||
-	    a->phases[1] != UWI_PHASE_SIGFRAME ||
-	    a->phases[2] != UWI_PHASE_FP || (cfg->flags & UW_WALK_NO_FP))
-		return n;
 	/* A return address (not exact), in a module without tables. */
 	if (!depth || (cur->flags & UW_FRAME_SIGNAL) ||
 	    !uw_reg_get(&cur->regs, ai->pc, &pc) ||
