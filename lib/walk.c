@@ -652,8 +652,9 @@ static int commit(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
  * (UW_WALK_DIRECT_STACK), the pair must lie within stack bounds that
  * themselves lie in that range: the sum of two 32-bit offsets cannot
  * bring a base that wrapped back into it, so the bounds check alone
- * suffices (and an unknown frame pointer, 0 here, always fails it).  Any
- * other base is left to the general path's overflow-checked arithmetic.
+ * suffices.  Any other base is left to the general path's
+ * overflow-checked arithmetic.  The loop runs only with fp known
+ * (fast_on()).
  *
  * State: the frame's registers are the loop's locals; what the loop
  * reads of the walk and of the frame's module is in the cursor (struct
@@ -949,11 +950,15 @@ static uwi_noinline bool fast_other_mem(struct uw_cursor *cur,
 	return fast_other(cur, slot, shape, cfa, pair_off, false);
 }
 
-/* The cursor as the general path leaves it after such steps. */
+/*
+ * The cursor as the general path leaves it after frames steps by source
+ * (the fast loop's, fp_loop()'s): the caller's sp is the CFA.
+ */
 static uwi_always_inline void fast_store(struct uw_cursor *cur,
 					 const struct uwi_arch *a,
 					 uint64_t pc, uint64_t sp, uint64_t fp,
-					 uint16_t module, uint32_t frames)
+					 uint16_t module, uint32_t frames,
+					 uint8_t source)
 {
 	const struct uw_arch_info *ai = &a->info;
 
@@ -966,7 +971,7 @@ static uwi_always_inline void fast_store(struct uw_cursor *cur,
 	cur->depth += frames;
 	cur->module = module;
 	cur->flags = 0;
-	cur->source = UW_SRC_SFRAME;
+	cur->source = source;
 	cur->step.ra_in_reg = false;
 }
 
@@ -1058,8 +1063,7 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 	mask16 = v->mask16;
 	key = v->key;
 	want = v->want;
-	module = v->module;
-	tag = fast_tag(module);
+	tag = fast_tag(v->module);
 	for (;;) {
 		slot = cached ? fast_slot(ents, mask16, lookup) :
 				&cur->scratch.fast.e;
@@ -1086,8 +1090,7 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 				ents = v->ents;
 				mask16 = v->mask16;
 				key = v->key;
-				module = v->module;
-				tag = fast_tag(module);
+				tag = fast_tag(v->module);
 				continue;
 			}
 			row = &cur->scratch.fast.row;
@@ -1117,9 +1120,10 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 		}
 		/*
 		 * Only a fast entry of this architecture, and only for what it
-		 * says: 0 now for a plain frame record, UWI_FAST_OTHER for
-		 * another fast shape; anything else stops (a slot other
-		 * formats fill has fast 0: uwi_cache_tag()).
+		 * says: want itself for a plain frame record, with
+		 * UWI_FAST_SAMEFP or UWI_FAST_OTHER for the other shapes;
+		 * anything else stops (a slot other formats fill has fast 0:
+		 * uwi_cache_tag()).
 		 */
 		if (uwi_likely(fast == want)) {
 			if (!fast_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
@@ -1176,6 +1180,7 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 		v->cfg->cache->hits += taken - v->fills + (v->fill_fr == fr);
 	if (taken) {
 		/* The last frame's module, unless the loop found it. */
+		module = v->module;
 		if (lookup - v->mstart >= v->mlen || !v->mod)
 			module = find_module_in(v->cfg->mods, v->cfg->nmods,
 						lookup);
@@ -1188,7 +1193,8 @@ static uwi_always_inline size_t fast_run(struct uw_cursor *cur,
 			fr[-1].module = module;
 			pc = fr[-1].pc;
 		}
-		fast_store(cur, v->a, pc, sp, fp, module, (uint32_t)taken);
+		fast_store(cur, v->a, pc, sp, fp, module, (uint32_t)taken,
+			   UW_SRC_SFRAME);
 	}
 	return taken;
 }
@@ -1402,7 +1408,7 @@ static uwi_noinline size_t fp_loop(struct uw_cursor *cur,
 	const uint32_t dlim = cfg->max_depth ? cfg->max_depth - 1 : 0xffffffffu;
 	const struct uw_cache_entry *e;
 	const struct uw_module *m;
-	uint64_t pc, sp, fp, ra, cfa = 0, key, v[2];
+	uint64_t pc, sp, fp, ra, cfa, key, v[2];
 	uint32_t depth = cur->depth, taken = 0;
 	uint16_t module = cur->module;
 
@@ -1428,9 +1434,9 @@ static uwi_noinline size_t fp_loop(struct uw_cursor *cur,
 		    read_words(cfg, w, fp, 2, v, cur->scratch.fast.buf))
 			break;
 		ra = v[1] & ~pac;
-		if (fp + 2 * w <= sp || !ra)
-			break;
 		cfa = fp + 2 * w;
+		if (cfa <= sp || !ra)
+			break;
 		taken++;
 		depth++;
 		sp = cfa;
@@ -1438,9 +1444,13 @@ static uwi_noinline size_t fp_loop(struct uw_cursor *cur,
 		pc = ra;
 		frames[n - 1].source = UW_SRC_FP;
 		frames[n - 1].cfa = cfa;
-		/* record()'s frame: flags 0, no Thumb bit on these. */
-		if (ra - 1 - m->start >= m->end - m->start)
+		/* Another module: one the loop takes, or the end of it. */
+		if (ra - 1 - m->start >= m->end - m->start) {
 			module = find_module(cfg, ra - 1);
+			m = fp_module(cfg, module);
+			key = m ? uwi_cache_key(m) : 0;
+		}
+		/* record()'s frame: flags 0, no Thumb bit on these. */
 		frames[n].pc = ra;
 		frames[n].sp = cfa;
 		frames[n].cfa = 0;
@@ -1448,20 +1458,12 @@ static uwi_noinline size_t fp_loop(struct uw_cursor *cur,
 		frames[n].flags = 0;
 		frames[n].module = module;
 		n++;
-		m = fp_module(cfg, module);
 		if (!m)
 			break;
-		key = uwi_cache_key(m);
 	}
 	if (taken) {
 		cfg->cache->hits += taken;
-		cur->cfa = cfa;
-		set_caller(cur, ai, pc, sp, fp, true);
-		cur->depth = depth;
-		cur->flags = 0;
-		cur->source = UW_SRC_FP;
-		cur->step.ra_in_reg = false;
-		cur->module = module;
+		fast_store(cur, a, pc, sp, fp, module, taken, UW_SRC_FP);
 	}
 	return n;
 }

@@ -52,7 +52,8 @@
 # The module is loaded with MODARGS (space separated, default
 # "max_walk_us=0": the time limit off, so that both walkers walk the
 # whole 1024 frames; the limit's default would cut uwind's deep walk under
-# TCG, see README).
+# TCG, see README).  MODARGS without max_walk_us get the tests' TCG value
+# under TCG (2000, selftests/kernel/guest-lib.sh), not the default.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
