@@ -12,21 +12,11 @@
  * which Thumb-2 code does not keep.
  */
 #include <linux/elf.h>
-#include <linux/ftrace.h>
 #include <linux/mm.h>
 #include <asm/compiler.h>
 #include <asm/memory.h>
 #include <asm/ptrace.h>
 #include "uwind_kmod.h"
-
-#ifndef CONFIG_DYNAMIC_FTRACE_WITH_REGS
-/*
- * From 6.2 arm64 has DYNAMIC_FTRACE_WITH_ARGS only: SAVE_REGS ops cannot
- * be registered there, and the redirect and the argument go through the
- * ftrace_regs accessors instead.  Not done: only 6.1 is tested.
- */
-#error "uwind: arm64 needs CONFIG_DYNAMIC_FTRACE_WITH_REGS (Linux 6.1)"
-#endif
 
 const struct uwk_arch uwk_arch = {
 	.uw_arch = UW_ARCH_AARCH64,
@@ -82,23 +72,6 @@ void notrace uwk_arch_regs(struct uw_walk_cfg *cfg, struct uw_regs *r,
 		uw_reg_set(r, i, regs->regs[i]);
 	uw_reg_set(r, UW_AARCH64_SP, regs->sp);
 	uw_reg_set(r, UW_AARCH64_PC, regs->pc);
-}
-
-/* The module's ftrace_ops ask for SAVE_REGS: the full pt_regs is there. */
-unsigned long notrace uwk_arch_ftrace_arg(struct ftrace_regs *fregs,
-					  unsigned int n)
-{
-	return regs_get_kernel_argument(ftrace_get_regs(fregs), n);
-}
-
-/*
- * 6.1's arm64 has no DYNAMIC_FTRACE_WITH_ARGS: ftrace_instruction_pointer_
- * set() does nothing there, and the pc is set in the saved pt_regs.
- */
-void notrace uwk_arch_ftrace_redirect(struct ftrace_regs *fregs,
-				      unsigned long pc)
-{
-	instruction_pointer_set(ftrace_get_regs(fregs), pc);
 }
 
 /*

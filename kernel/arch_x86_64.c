@@ -4,7 +4,6 @@
  * is in uwind_kmod.h).  Kbuild builds this file on x86-64 kernels.
  */
 #include <linux/elf.h>
-#include <linux/ftrace.h>
 #include <asm/ptrace.h>
 #include "uwind_kmod.h"
 
@@ -49,20 +48,6 @@ void notrace uwk_arch_regs(struct uw_walk_cfg *cfg, struct uw_regs *r,
 	for (i = 0; i < ARRAY_SIZE(uwk_dwarf_regs); i++)
 		uw_reg_set(r, i, *(const unsigned long *)
 			   ((const char *)regs + uwk_dwarf_regs[i]));
-}
-
-/* The module's ftrace_ops ask for SAVE_REGS: the full pt_regs is there. */
-unsigned long notrace uwk_arch_ftrace_arg(struct ftrace_regs *fregs,
-					  unsigned int n)
-{
-	return regs_get_kernel_argument(ftrace_get_regs(fregs), n);
-}
-
-/* x86-64 has DYNAMIC_FTRACE_WITH_ARGS: the ftrace_regs accessor works. */
-void notrace uwk_arch_ftrace_redirect(struct ftrace_regs *fregs,
-				      unsigned long pc)
-{
-	ftrace_instruction_pointer_set(fregs, pc);
 }
 
 /* Nothing to prepare: the hook reads only the stack and mapped files. */

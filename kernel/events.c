@@ -11,10 +11,11 @@
  *   from NMI or IRQ context: irq_work -> work;
  * - an unmapped executable mapping (dlclose, munmap, MAP_FIXED over it):
  *   another file may come to the same addresses, with as many mappings,
- *   which nothing else would notice.  An ftrace hook on unlink_file_vma()
- *   marks the process's table, and the hook walks a marked process with
- *   frame pointers until the rescan that the mark asks for has published
- *   a fresh table.
+ *   which nothing else would notice.  An ftrace hook on the function that
+ *   unlinks a removed file mapping (which one depends on the kernel, see
+ *   uwk_unlink_hooks) marks the process's table, and the hook walks a
+ *   marked process with frame pointers until the rescan that the mark
+ *   asks for has published a fresh table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,6 +26,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "uwind_kmod.h"
 
@@ -135,60 +137,120 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
 /* ---- unmapped executable mappings ---- */
 
 /*
- * unlink_file_vma(vma): 6.1 calls it for every file mapping that munmap,
- * mremap, an mmap over it or exit removes, with the mmap lock held for
- * writing.  Marks the table of vma's process if it holds the mapping.
+ * The function munmap, mremap, an mmap over a mapping and exit call for
+ * each file mapping they remove, with the mmap lock held for writing,
+ * and which argument is the vma:
+ *
+ *   unlink_file_vma(vma)                   6.1 to 6.8
+ *   unlink_file_vma_batch_add(vb, vma)     6.9 on (free_pgtables() calls
+ *                                          it; 6.12 keeps unlink_file_vma()
+ *                                          for other paths, 7.x drops it)
+ *
+ * Every one of them the kernel has is traced.  Neither is declared where
+ * a module can see its prototype (mm/ internals), so the argument is
+ * not trusted blindly: it must point (read without faulting) at a vma of
+ * the current process, as every caller's does.
  */
+struct uwk_unlink_hook {
+	const char *sym;
+	unsigned int arg;
+	struct ftrace_ops ops;
+	bool on;
+};
+
+static void notrace uwk_on_unlink(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
+				  struct ftrace_regs *fregs);
+
+static struct uwk_unlink_hook uwk_unlink_hooks[] = {
+	{ .sym = "unlink_file_vma_batch_add", .arg = 1 },
+	{ .sym = "unlink_file_vma", .arg = 0 },
+};
+
+/* Marks the table of vma's process if it holds the mapping. */
 static void notrace uwk_on_unlink(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *ops,
 				  struct ftrace_regs *fregs)
 {
+	struct uwk_unlink_hook *h = container_of(ops, struct uwk_unlink_hook,
+						 ops);
 	struct vm_area_struct *vma = (struct vm_area_struct *)
-		uwk_arch_ftrace_arg(fregs, 0);
+		uwk_ftrace_arg(fregs, h->arg);
+	struct mm_struct *mm = current->mm;
+	unsigned long start, end, flags;
+	struct mm_struct *vmm;
 	struct uwk_kmm *kmm;
 
-	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_mm)
+	if (!vma || !mm || get_kernel_nofault(vmm, &vma->vm_mm) || vmm != mm ||
+	    get_kernel_nofault(flags, &vma->vm_flags) || !(flags & VM_EXEC) ||
+	    get_kernel_nofault(start, &vma->vm_start) ||
+	    get_kernel_nofault(end, &vma->vm_end))
 		return;
 	rcu_read_lock();
-	kmm = uwk_kmm_find(vma->vm_mm);
+	kmm = uwk_kmm_find(mm);
 	if (kmm && !READ_ONCE(kmm->stale_seq) &&
-	    uwk_kmm_covers(kmm, vma->vm_start, vma->vm_end))
+	    uwk_kmm_covers(kmm, start, end))
 		WRITE_ONCE(kmm->stale_seq, uwk_next_seq());
 	rcu_read_unlock();
 }
 
-static struct ftrace_ops uwk_unlink_ops = {
-	.func = uwk_on_unlink,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION,
-};
-
-static bool uwk_unlink_on;
-
-/* Not fatal: without it the map_count hint and uncovered pcs remain. */
+/*
+ * Not fatal: without any, the map_count hint and uncovered pcs remain, and
+ * the module says what it loses.
+ */
 static void uwk_unlink_hook_init(void)
 {
-	static const char sym[] = "unlink_file_vma";
+	unsigned int i, on = 0;
 	int ret;
 
-	ret = ftrace_set_filter(&uwk_unlink_ops, (unsigned char *)sym,
-				strlen(sym), 1);
-	ret = ret ? ret : register_ftrace_function(&uwk_unlink_ops);
-	if (ret) {
-		pr_warn("cannot trace %s (%d): a library replaced at the same address may be unwound with the old table\n",
-			sym, ret);
-		ftrace_free_filter(&uwk_unlink_ops);
-		return;
+	for (i = 0; i < ARRAY_SIZE(uwk_unlink_hooks); i++) {
+		struct uwk_unlink_hook *h = &uwk_unlink_hooks[i];
+
+		h->ops.func = uwk_on_unlink;
+		h->ops.flags = UWK_FTRACE_FL_REGS | FTRACE_OPS_FL_RECURSION;
+		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->sym,
+					strlen(h->sym), 1);
+		if (ret) {
+			/* Not in this kernel (-EINVAL): the next one. */
+			ftrace_free_filter(&h->ops);
+			continue;
+		}
+		ret = register_ftrace_function(&h->ops);
+		if (ret) {
+			pr_warn("cannot trace %s (%d)\n", h->sym, ret);
+			ftrace_free_filter(&h->ops);
+			continue;
+		}
+		h->on = true;
+		on++;
 	}
-	uwk_unlink_on = true;
+	if (!on)
+		pr_warn("traces none of unlink_file_vma_batch_add, unlink_file_vma: a library replaced at the same address may be unwound with the old table until the process is rescanned\n");
 }
 
 static void uwk_unlink_hook_exit(void)
 {
-	if (!uwk_unlink_on)
-		return;
-	unregister_ftrace_function(&uwk_unlink_ops);
-	ftrace_free_filter(&uwk_unlink_ops);
-	uwk_unlink_on = false;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(uwk_unlink_hooks); i++) {
+		struct uwk_unlink_hook *h = &uwk_unlink_hooks[i];
+
+		if (!h->on)
+			continue;
+		unregister_ftrace_function(&h->ops);
+		ftrace_free_filter(&h->ops);
+		h->on = false;
+	}
+}
+
+/* debugfs "hooks": the unmap hooks, each "function on|off". */
+void uwk_unlink_show(struct seq_file *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(uwk_unlink_hooks); i++)
+		seq_printf(m, "%s %s\n", uwk_unlink_hooks[i].sym,
+			   uwk_unlink_hooks[i].on ? "on" : "off");
 }
 
 /* ---- tracepoints ---- */

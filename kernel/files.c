@@ -22,7 +22,6 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <asm/unaligned.h>
 #include "uwind_kmod.h"
 
 #ifndef PT_GNU_SFRAME
@@ -534,7 +533,7 @@ static void uwk_kid_file(struct uwk_kid *id, const struct inode *in)
 	id->dev = in->i_sb->s_dev;
 	id->ino = in->i_ino;
 	id->gen = in->i_generation;
-	id->mtime = in->i_mtime;
+	id->mtime = uwk_inode_mtime(in);
 	id->size = i_size_read(in);
 }
 

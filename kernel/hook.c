@@ -193,6 +193,7 @@ void uwk_caches_show(struct seq_file *m)
  */
 struct uwk_read_ctx {
 	bool checked;
+	u64 fault;	/* the last address a read could not take */
 };
 
 static int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
@@ -202,8 +203,10 @@ static int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
 	u64 v[2];
 
 	if (!c->checked || (len != 8 && len != 16) || !IS_ALIGNED(addr, 8)) {
-		if (copy_from_user_nofault(dst, p, len))
+		if (copy_from_user_nofault(dst, p, len)) {
+			c->fault = addr;
 			return -EFAULT;
+		}
 		c->checked = true;
 		return 0;
 	}
@@ -226,6 +229,7 @@ fault_end:
 	user_access_end();
 fault:
 	pagefault_enable();
+	c->fault = addr;
 	return -EFAULT;
 }
 
@@ -334,9 +338,20 @@ static void uwk_count_end(const struct uwk_kmm *kmm, unsigned int stop,
 	uwk_stat_inc(UWK_ST_END_OTHER);
 }
 
+/* Where a walk's frames go: perf's callchain entry, or unwind_user()'s. */
+static bool uwk_store(struct uwk_sink *sink, u64 ip)
+{
+	if (sink->entry)
+		return !perf_callchain_store(sink->entry, ip);
+	if (sink->nr >= sink->max)
+		return false;
+	sink->ips[sink->nr++] = ip;
+	return true;
+}
+
 /* What a walk needs besides the core's cursor and configuration. */
 struct uwk_walk {
-	struct perf_callchain_entry_ctx *entry;
+	struct uwk_sink *sink;
 	struct uwk_kmm *found, *kmm;
 	struct uwk_frames frames;
 	struct uwk_walk_end end;
@@ -381,9 +396,9 @@ static unsigned int uwk_take(struct uwk_walk *w, const struct uw_frame *fr,
 		 */
 		if (fr[i].module == UW_NO_MODULE && src != UW_SRC_FP)
 			uwk_request_scan(w->found, true);
-		/* perf's entry is full: the sample's max_stack was reached. */
-		if (perf_callchain_store(w->entry, fr[i].pc |
-				(fr[i].flags & UW_FRAME_THUMB ? 1 : 0))) {
+		/* The sink is full: the sample's max_stack was reached. */
+		if (!uwk_store(w->sink, fr[i].pc |
+			       (fr[i].flags & UW_FRAME_THUMB ? 1 : 0))) {
 			w->end.module = fr[i].module;
 			w->end.depth = depth + i;
 			w->end.no_row = false;
@@ -433,18 +448,17 @@ static unsigned int uwk_walk_batches(struct uwk_walk *w, struct uw_cursor *cur,
 	}
 }
 
-static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
-			  struct pt_regs *regs, struct uwk_walk_slot *slot,
-			  struct uw_cache *cache)
+static void uwk_walk_user(struct uwk_sink *sink, struct pt_regs *regs,
+			  struct uwk_walk_slot *slot, struct uw_cache *cache)
 {
 	struct uwk_read_ctx rctx = { .checked = false };
 	struct uw_walk_cfg cfg = {
 		.mem = { .read = uwk_user_read, .ctx = &rctx },
-		.max_depth = entry->max_stack + 1,
+		.max_depth = sink->entry ? sink->entry->max_stack + 1 : sink->max,
 		.cache = cache,
 	};
 	struct uwk_walk w = {
-		.entry = entry,
+		.sink = sink,
 		.limit = (u64)READ_ONCE(uwk_max_walk_us) * NSEC_PER_USEC,
 	};
 	struct uw_cursor *cur = &slot->cur;
@@ -471,29 +485,42 @@ static void uwk_walk_user(struct perf_callchain_entry_ctx *entry,
 	 */
 	uwk_request_scan(w.found, !w.kmm || cur->module == UW_NO_MODULE);
 	stop = uwk_walk_batches(&w, cur, &cfg, slot->frames);
+	sink->fault = stop == UW_STOP_READ_FAULT ? rctx.fault : 0;
 	uwk_count_frames(&w.frames);
 	uwk_stat_stop(stop);
 	uwk_count_end(w.kmm, stop, &w.end);
+}
+
+/*
+ * Walk the user stack of the current task from regs into sink: the pc,
+ * then the frames.  Any context; never faults, never sleeps.
+ */
+void notrace uwk_walk_current(struct uwk_sink *sink, struct pt_regs *regs)
+{
+	struct uwk_walk_slot *slot;
+	struct uw_cache *cache;
+
+	sink->fault = 0;
+	if (!uwk_store(sink, instruction_pointer(regs)))
+		return;
+	preempt_disable_notrace();
+	rcu_read_lock();
+	slot = &this_cpu_ptr(uwk_slots)->s[uwk_context_level()];
+	cache = uwk_cache_take();
+	uwk_walk_user(sink, regs, slot, cache);
+	uwk_cache_give(cache);
+	rcu_read_unlock();
+	preempt_enable_notrace();
 }
 
 /* Same signature as perf_callchain_user(), which it stands in for. */
 static void notrace uwk_callchain_user(struct perf_callchain_entry_ctx *entry,
 				       struct pt_regs *regs)
 {
-	struct uwk_walk_slot *slot;
-	struct uw_cache *cache;
+	struct uwk_sink sink = { .entry = entry };
 
 	uwk_stat_inc(UWK_ST_SAMPLES);
-	perf_callchain_store(entry, instruction_pointer(regs));
-
-	preempt_disable_notrace();
-	rcu_read_lock();
-	slot = &this_cpu_ptr(uwk_slots)->s[uwk_context_level()];
-	cache = uwk_cache_take();
-	uwk_walk_user(entry, regs, slot, cache);
-	uwk_cache_give(cache);
-	rcu_read_unlock();
-	preempt_enable_notrace();
+	uwk_walk_current(&sink, regs);
 }
 
 /* Whether uwind walks this sample; else the kernel's walker does. */
@@ -506,7 +533,7 @@ static void notrace uwk_hook(unsigned long ip, unsigned long parent_ip,
 			     struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	/* perf_callchain_user(entry, regs): its second argument. */
-	struct pt_regs *regs = (struct pt_regs *)uwk_arch_ftrace_arg(fregs, 1);
+	struct pt_regs *regs = (struct pt_regs *)uwk_ftrace_arg(fregs, 1);
 
 	/*
 	 * A KVM vCPU thread between guest entry and exit: a sample here is
@@ -528,12 +555,19 @@ static void notrace uwk_hook(unsigned long ip, unsigned long parent_ip,
 		uwk_stat_inc(UWK_ST_PASSED);
 		return;
 	}
-	uwk_arch_ftrace_redirect(fregs, (unsigned long)uwk_callchain_user);
+	uwk_ftrace_set_pc(fregs, (unsigned long)uwk_callchain_user);
 }
+
+/*
+ * The kernel's function and its stand-in must take the same arguments: a
+ * kernel that changed them is refused here, at build time.
+ */
+static_assert(__same_type(&perf_callchain_user, &uwk_callchain_user),
+	      "uwind: this kernel's perf_callchain_user() has another prototype");
 
 static struct ftrace_ops uwk_ops = {
 	.func = uwk_hook,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+	.flags = UWK_FTRACE_FL_REGS | FTRACE_OPS_FL_IPMODIFY |
 		 FTRACE_OPS_FL_RECURSION,
 };
 

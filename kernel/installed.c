@@ -53,7 +53,6 @@
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 #include "uwind_kmod.h"
 
 /* The table file's format, the tool's own header (constants only). */

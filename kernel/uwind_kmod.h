@@ -8,6 +8,8 @@
  *   installed.c   tables installed by `uwind sframe --install`, the vDSO
  *   registry.c    the tables of each process (task context; RCU readers)
  *   events.c      what makes the registry scan: exec, samples, unmaps
+ *   deferred.c    the deferred walk: 7.x's unwind_user(), task context
+ *   compat.h      the kernel interface changes bridged, 6.1 to 7.2
  *   ehabi.c       32-bit ARM files' EHABI tables (arm64's compat tasks)
  *   arch_*.c      the machine: x86-64, arm64 (see "The architecture")
  *
@@ -25,6 +27,7 @@
 #include <linux/seq_file.h>
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
+#include "compat.h"
 #include <uwind/config.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
@@ -61,6 +64,9 @@ enum uwk_stat {
 	UWK_ST_END_DEPTH,	/* at the sample's depth limit */
 	UWK_ST_END_TIME,	/* at the time limit (max_walk_us) */
 	UWK_ST_CACHE_BUSY,	/* walks without the cache: in use below */
+	UWK_ST_DEFERRED,	/* deferred walks (unwind_user(), deferred.c) */
+	UWK_ST_DEFERRED_FAULTS,	/* ... stack pages they faulted in */
+	UWK_ST_SYNC_SCANS,	/* ... scans they made themselves */
 	UWK_ST_COUNT,
 };
 
@@ -208,6 +214,7 @@ void uwk_tables_show(struct seq_file *m);
 /* Scan and unmap events (events.c). */
 int uwk_events_init(void);
 void uwk_events_exit(void);
+void uwk_unlink_show(struct seq_file *m);	/* the unmap hooks in use */
 void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
 
 /*
@@ -230,16 +237,13 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
  *                        with (a compat task's differs from uw_arch) and
  *                        the pointer-authentication bits to strip.  Any
  *                        context.
- * uwk_arch_ftrace_arg()  argument n of the function an ftrace_ops
- *                        callback (SAVE_REGS) interrupted.
- * uwk_arch_ftrace_redirect()  make that callback resume at pc instead of
- *                        the function (the hook's redirect of
- *                        perf_callchain_user() to uwind's walker).
  * uwk_arch_scan()        what a scan of a task's address space does
  *                        first (task context): make the pages the hook
  *                        must read present.
  *
  * All of these but uwk_arch_scan() run from ftrace callbacks: notrace.
+ * (Reading a hooked function's arguments and diverting it is the
+ * kernel's ftrace interface, which differs by release: compat.h.)
  */
 struct uwk_arch {
 	enum uw_arch uw_arch;
@@ -249,17 +253,34 @@ struct uwk_arch {
 
 extern const struct uwk_arch uwk_arch;
 
-struct ftrace_regs;
 bool uwk_arch_takes(const struct pt_regs *regs);
 void uwk_arch_regs(struct uw_walk_cfg *cfg, struct uw_regs *r,
 		   const struct pt_regs *regs);
-unsigned long uwk_arch_ftrace_arg(struct ftrace_regs *fregs, unsigned int n);
-void uwk_arch_ftrace_redirect(struct ftrace_regs *fregs, unsigned long pc);
 void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm);
 
-/* The hook (hook.c). */
+/*
+ * The hook (hook.c).  A walk's frames go to a sink: perf's callchain
+ * entry (the hook), or an array of max addresses (the deferred walk,
+ * deferred.c).  uwk_walk_current() walks the current task's user stack
+ * from regs, storing the pc first; any context, never faults; sets fault
+ * to the user address whose read ended the walk, or 0.
+ */
+struct perf_callchain_entry_ctx;
+struct uwk_sink {
+	struct perf_callchain_entry_ctx *entry;
+	unsigned long *ips;
+	unsigned int nr, max;
+	u64 fault;
+};
+
+void uwk_walk_current(struct uwk_sink *sink, struct pt_regs *regs);
 int uwk_hook_init(void);
 void uwk_hook_exit(void);
+
+/* The deferred walk (deferred.c): not fatal when missing. */
+void uwk_defer_init(void);
+void uwk_defer_exit(void);
+const char *uwk_defer_show(void);	/* "on", or "off (why)" */
 void uwk_cache_show(struct seq_file *m);	/* the caches' stats */
 void uwk_caches_show(struct seq_file *m);	/* ... each CPU's */
 

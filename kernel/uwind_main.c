@@ -15,6 +15,8 @@
  *   breaks   the files where walks broke for want of a table, "count
  *            path", most frequent first
  *   caches   each CPU's unwind cache (hook.c): "cpu slots hits misses"
+ *   hooks    the kernel functions the module diverts or traces, each
+ *            "function state": what this kernel gave it (compat.h)
  *   gc       write anything: drop the tables of processes that are gone
  *   installed  where installed tables are looked for, and those held;
  *            write anything (root: `uwind sframe --install` does) to
@@ -94,6 +96,9 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_END_DEPTH] = "end_depth",
 	[UWK_ST_END_TIME] = "end_time",
 	[UWK_ST_CACHE_BUSY] = "cache_busy",
+	[UWK_ST_DEFERRED] = "deferred_walks",
+	[UWK_ST_DEFERRED_FAULTS] = "deferred_faults",
+	[UWK_ST_SYNC_SCANS] = "sync_scans",
 };
 
 static const char *const uwk_stop_keys[UWK_KSTOP_COUNT] = {
@@ -149,6 +154,14 @@ void uwk_stats_show(struct seq_file *m)
 	seq_printf(m, "bytes_held %ld\n", atomic_long_read(&uwk_bytes_held));
 	seq_printf(m, "table_bytes %ld\n", atomic_long_read(&uwk_table_bytes));
 	uwk_cache_show(m);
+}
+
+/* debugfs "hooks". */
+static void uwk_hooks_show(struct seq_file *m)
+{
+	seq_puts(m, "perf_callchain_user on\n");
+	seq_printf(m, "unwind_user %s\n", uwk_defer_show());
+	uwk_unlink_show(m);
 }
 
 /*
@@ -217,6 +230,7 @@ static int __init uwk_init(void)
 	ret = uwk_hook_init();
 	if (ret)
 		goto out_events;
+	uwk_defer_init();
 	uwk_dir = debugfs_create_dir("uwind", NULL);
 	debugfs_create_bool("enable", 0644, uwk_dir, &uwk_enable);
 	debugfs_create_file("stats", 0444, uwk_dir, uwk_stats_show,
@@ -228,6 +242,8 @@ static int __init uwk_init(void)
 	debugfs_create_file("users", 0444, uwk_dir, uwk_users_show,
 			    &uwk_dbg_fops);
 	debugfs_create_file("caches", 0444, uwk_dir, uwk_caches_show,
+			    &uwk_dbg_fops);
+	debugfs_create_file("hooks", 0444, uwk_dir, uwk_hooks_show,
 			    &uwk_dbg_fops);
 	debugfs_create_file("gc", 0200, uwk_dir, NULL, &uwk_gc_fops);
 	debugfs_create_file("installed", 0600, uwk_dir, NULL, &uwk_inst_fops);
@@ -244,6 +260,7 @@ out_registry:
 static void __exit uwk_exit(void)
 {
 	debugfs_remove_recursive(uwk_dir);
+	uwk_defer_exit();
 	uwk_hook_exit();
 	uwk_events_exit();
 	uwk_registry_exit();

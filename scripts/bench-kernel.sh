@@ -107,7 +107,7 @@ function per_frame(w, d,   k) {
 	return fr[k] > 0 ? (med[k] - fixed(w)) / fr[k] : 0
 }
 $1 == "full" {
-	printf "# uwind on leaf-fp: %d of %d samples in c() with c <- b <- a <- main\n", $4, $3
+	printf "# uwind on leaf-fp: %d of %d samples in leaf_c() with leaf_c <- leaf_b <- leaf_a <- main\n", $4, $3
 	next
 }
 $1 == "note" {

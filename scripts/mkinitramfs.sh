@@ -11,14 +11,20 @@
 #
 #   -a ARCH    x86_64 (default: the host's busybox and perf) or arm64:
 #              busybox, perf and its libraries from the arm64 sysroot
-#              (scripts/kernel-env-arm64.sh), and every ELF program among
-#              the extra files gets the libraries its dynamic linker will
-#              load: AArch64 ones from that sysroot, 32-bit ARM (armhf)
-#              ones from the host's cross libc (/usr/arm-linux-gnueabihf,
-#              installed at /lib/arm-linux-gnueabihf and
-#              /lib/ld-linux-armhf.so.3, where Debian's armhf loader looks).
-#              A library found nowhere (and not among the extra files) is
-#              an error.
+#              (scripts/kernel-env-arm64.sh, or -r), and every ELF program
+#              among the extra files gets the libraries its dynamic linker
+#              will load: AArch64 ones from that sysroot, 32-bit ARM
+#              (armhf) ones from the host's cross libc
+#              (/usr/arm-linux-gnueabihf, or -H's; installed at
+#              /lib/arm-linux-gnueabihf and /lib/ld-linux-armhf.so.3, where
+#              Debian's armhf loader looks).  A library found nowhere (and
+#              not among the extra files) is an error.
+#   -r ROOT    the guest's userland from ROOT, a Debian root of the
+#              guest's architecture (a suite's chroot, scripts/
+#              suite-root.sh): busybox, perf and every library the extra
+#              files load, found there as for arm64 above; x86_64 too
+#   -H DIR     the armhf cross libc's directory (default
+#              /usr/arm-linux-gnueabihf)
 #   -o OUT     output file (default $O/kernel/initramfs.cpio, or .cpio.gz
 #              with -z)
 #   -z         gzip the archive
@@ -36,10 +42,13 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out="" gz=0 mods="" test_script="" perf=1 arch=x86_64
-while getopts a:o:zm:t:P opt; do
+out="" gz=0 mods="" test_script="" perf=1 arch=x86_64 sysroot=""
+armhf=/usr/arm-linux-gnueabihf
+while getopts a:o:zm:t:Pr:H: opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
+	r) sysroot=$OPTARG ;;
+	H) armhf=$OPTARG ;;
 	o) out=$OPTARG ;;
 	z) gz=1 ;;
 	m) mods="$mods
@@ -64,7 +73,7 @@ busybox=""
 case $arch in
 x86_64 | amd64)
 	arch=x86_64
-	for b in /bin/busybox /usr/bin/busybox; do
+	for b in "$sysroot/bin/busybox" "$sysroot/usr/bin/busybox"; do
 		if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
 			busybox=$b	# ldd fails on a static binary
 			break
@@ -73,12 +82,16 @@ x86_64 | amd64)
 	;;
 arm64 | aarch64)
 	arch=arm64
-	. "$top/scripts/kernel-env-arm64.sh"
-	busybox=$UWIND_SYSROOT/bin/busybox
+	if [ -z "$sysroot" ]; then
+		. "$top/scripts/kernel-env-arm64.sh"
+		sysroot=$UWIND_SYSROOT
+	fi
+	for b in "$sysroot/bin/busybox" "$sysroot/usr/bin/busybox"; do
+		[ -f "$b" ] && busybox=$b && break
+	done
 	;;
 *) die "unknown architecture $arch" ;;
 esac
-[ -n "$busybox" ] || die "no static busybox (install busybox-static)"
 
 mkdir -p "$(dirname "$out")"
 stage=$(mktemp -d "${TMPDIR:-/tmp}/uwind-initramfs.XXXXXX")
@@ -152,12 +165,17 @@ put_foreign()
 		_todo=$*
 		case $(elf_machine "$_f") in
 		AArch64)
-			_iroot=$UWIND_SYSROOT
+			_iroot=$sysroot
 			_dirs="$_iroot/lib/aarch64-linux-gnu:/lib/aarch64-linux-gnu
 			    $_iroot/usr/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu" ;;
 		ARM)
-			_iroot=/usr/arm-linux-gnueabihf
+			_iroot=$armhf
 			_dirs="$_iroot/lib:/lib/arm-linux-gnueabihf" ;;
+		"Advanced Micro Devices X86-64")
+			[ -n "$sysroot" ] || continue
+			_iroot=$sysroot
+			_dirs="$_iroot/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
+			    $_iroot/usr/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu" ;;
 		*) continue ;;
 		esac
 		_interp=$(readelf -lW "$_f" |
@@ -209,6 +227,7 @@ chmod 755 "$stage"
 # busybox and an applet link for each applet, where busybox says it lives.
 # A foreign busybox cannot be asked here: /init makes its links ("busybox
 # --install -s") and needs only /bin/sh to start.
+[ -n "$busybox" ] || die "no static busybox in ${sysroot:-/} (busybox-static)"
 put "$busybox" /bin/busybox
 if [ "$arch" = x86_64 ]; then
 	"$busybox" --list-full | while read -r p; do
@@ -228,8 +247,13 @@ mknod "$stage/dev/console" c 5 1 2>/dev/null || :
 
 # perf: Debian's /usr/bin/perf is either the real program or a wrapper
 # script that execs perf_<major.minor>; we want the real program.
-if [ "$perf" -eq 1 ] && [ "$arch" = arm64 ]; then
-	put "$UWIND_SYSROOT/usr/bin/perf" /usr/bin/perf
+if [ "$perf" -eq 1 ] && [ -n "$sysroot" ]; then
+	p=$sysroot/usr/bin/perf
+	if [ "$(head -c 2 "$p")" = "#!" ]; then
+		p=$(ls "$sysroot"/usr/bin/perf_* 2>/dev/null | sort -V | tail -n 1)
+		[ -n "$p" ] || die "$sysroot/usr/bin/perf is a wrapper and no perf_<ver> exists"
+	fi
+	put "$p" /usr/bin/perf
 	put_foreign "$stage/usr/bin/perf"
 elif [ "$perf" -eq 1 ]; then
 	p=$(command -v perf 2>/dev/null) || die "perf is missing (linux-perf)"
@@ -275,7 +299,8 @@ for a in "$@"; do
 	else
 		put "$src" "$dest"
 	fi
-	[ "$arch" = x86_64 ] || foreign="${foreign:-} $stage$dest"
+	[ "$arch" = x86_64 ] && [ -z "$sysroot" ] ||
+		foreign="${foreign:-} $stage$dest"
 done
 # Their libraries, once every extra file is in place.
 if [ -n "${foreign:-}" ]; then

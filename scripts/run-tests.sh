@@ -10,7 +10,7 @@
 #   - it prints no test line at all,
 #   - it prints no plan line ("1..N"), or more than one,
 #   - its plan does not match the test lines it printed.
-# Last line:
+# Each command's summary line gives its wall time; the last line:
 #   N passed, N failed, N skipped
 set -u
 . "$(dirname "$0")/../selftests/common/tap.sh"
@@ -21,6 +21,7 @@ trap 'rm -f "$log"' EXIT
 for t in "$@"; do
 	t=$(printf '%s' "$t" | tr ',' ' ')
 	echo "# ==== $t"
+	t0=$(date +%s)
 	sh -c "$t" >"$log" 2>&1
 	rc=$?
 	cat "$log"
@@ -41,7 +42,7 @@ for t in "$@"; do
 		f=$((f + 1))
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	echo "# $t: $p passed, $f failed, $s skipped"
+	echo "# $t: $p passed, $f failed, $s skipped ($(($(date +%s) - t0)) s)"
 done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -64,7 +64,7 @@ $(KA_OUT)/sig-a64: selftests/kernel-arm64/sigleaf.c selftests/kernel/now.h
 	$(KA_CC) $(KT_SF) -o $@ $<
 
 # 32-bit ARM, dynamic (armhf libc from the cross packages): Thumb-2, no
-# frame pointer, EHABI unwind tables for every function; with b() in ARM
+# frame pointer, EHABI unwind tables for every function; with leaf_b() in ARM
 # state (leaf-mix); a handler's chain through the kernel's sigpage.
 KA_T32 = $(KT_WARN) -mthumb -funwind-tables -fomit-frame-pointer \
 	-fno-optimize-sibling-calls

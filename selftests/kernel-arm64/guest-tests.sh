@@ -42,7 +42,7 @@ UW_MIN=${UW_MIN:-200}
 UW_FREQ=${UW_FREQ:-499}
 UW_SLOW=${UW_SLOW:-2}
 T=/tmp
-LEAF=c,b,a,main
+LEAF=leaf_c,leaf_b,leaf_a,main
 CHAIN_FP=chain_leaf,chain_cb,fp_lib_func,main
 export UW_FREQ UW_SLOW UW_MIN UW_GOOD
 
@@ -179,7 +179,7 @@ t_arm32()
 	ok $? "tables_loaded +$(($(stat_val tables_loaded) - l0)) >= 2 (leaf-t32 and the armhf libc)"
 	tables_want leaf-t32 /root/leaf-t32 ehabi
 	tables_want leaf-t32 libc.so.6 ehabi
-	run leaf-mix "32-bit, b() in ARM state, the rest Thumb-2"
+	run leaf-mix "32-bit, leaf_b() in ARM state, the rest Thumb-2"
 	expect_at "$UW_T32_GOOD" "32-bit ARM and Thumb-2 mixed (EHABI), with the module" \
 		"$T/leaf-mix.data" leaf-mix "$LEAF"
 	p0=$(stat_val frames_fp)
@@ -264,10 +264,10 @@ t_stock32()
 	unload && load		# breaks counted from zero
 	run memloop32 "stock armhf, hot loop in libc's memcpy"
 	report "stock armhf memloop32 in libc" "$T/memloop32.data" memloop32 \
-		@libc.so.6,copy,b,a,main
+		@libc.so.6,copy,mem_b,mem_a,main
 	echo "# STOCK32 memloop32 $m_full/$m_inc $(pct "$m_full" "$m_inc")"
 	[ "$m_inc" -ge "$UW_MIN" ]
-	ok $? "stock armhf: $m_full of $m_inc samples in libc show memcpy,copy,b,a,main ($(pct "$m_full" "$m_inc")), reported (>= $UW_MIN samples)"
+	ok $? "stock armhf: $m_full of $m_inc samples in libc show memcpy,copy,mem_b,mem_a,main ($(pct "$m_full" "$m_inc")), reported (>= $UW_MIN samples)"
 	head -n 5 "$UW_DBG/breaks" | diag
 	top=$(awk 'NR == 1 { print $2 }' "$UW_DBG/breaks")
 	case $top in
@@ -286,7 +286,7 @@ t_stock32()
 # tables; what the kernel's walker and the module without the tables give
 # is reported (GCC keeps frame records on AArch64, and perf fills in the
 # leaf's caller from the link register: those chains are whole too).
-HOT_CHAIN=@libc.so.6,c,b,a,main,@libc.so.6,__libc_start_main,_start
+HOT_CHAIN=@libc.so.6,hot_c,hot_b,hot_a,main,@libc.so.6,__libc_start_main,_start
 UW_INST_GOOD=${UW_INST_GOOD:-95}
 t_installed()
 {

@@ -58,19 +58,19 @@ done
 for f in "$a64/leaf-fp" "$ka/leaf-fppac"; do
 	! has_sframe "$f" || { r=1; echo "# $f has PT_GNU_SFRAME"; }
 done
-fn "$a64/leaf-sf" c | grep -q 'x29' && { r=1; echo "# c() of leaf-sf uses x29"; }
-fn "$a64/leaf-fp" c | grep -q 'mov	x29, sp' ||
-	{ r=1; echo "# c() of leaf-fp sets no frame pointer"; }
+fn "$a64/leaf-sf" leaf_c | grep -q 'x29' && { r=1; echo "# leaf_c() of leaf-sf uses x29"; }
+fn "$a64/leaf-fp" leaf_c | grep -q 'mov	x29, sp' ||
+	{ r=1; echo "# leaf_c() of leaf-fp sets no frame pointer"; }
 for f in leaf-pac leaf-fppac; do
-	fn "$ka/$f" b | grep -q paciasp ||
-		{ r=1; echo "# b() of $f does not sign its return address"; }
+	fn "$ka/$f" leaf_b | grep -q paciasp ||
+		{ r=1; echo "# leaf_b() of $f does not sign its return address"; }
 done
 "$O/uwind" dump "$ka/leaf-pac" 2>/dev/null | grep -q '\[s\]' ||
 	{ r=1; echo "# leaf-pac's SFrame has no signed row"; }
-check $r "AArch64 fixtures: SFrame where expected, frame records in leaf-fp's c(), return addresses signed in leaf-pac and leaf-fppac"
+check $r "AArch64 fixtures: SFrame where expected, frame records in leaf-fp's leaf_c(), return addresses signed in leaf-pac and leaf-fppac"
 
 # 32-bit: Thumb-2 with EHABI entries for the chain and no frame pointer in
-# c(); leaf-mix's b() in ARM state; libuwfp32.so ARM code with frame
+# leaf_c(); leaf-mix's leaf_b() in ARM state; libuwfp32.so ARM code with frame
 # pointers and no unwind tables; memloop32 built as Debian builds C.
 arm='arm-linux-gnueabihf-'
 # sym FILE NAME: the symbol's value (Thumb functions' are odd).
@@ -82,15 +82,16 @@ for p in $progs32; do
 		${arm}readelf -lW "$ka/$p" | grep -q 'ld-linux-armhf.so.3' ||
 		{ r=1; echo "# $p is not dynamic armhf"; }
 done
-for s in c b a main; do
+for s in leaf_c leaf_b leaf_a main; do
 	thumb "$ka/leaf-t32" "$s" || { r=1; echo "# $s of leaf-t32 is not Thumb code"; }
 	${arm}readelf -u "$ka/leaf-t32" | grep -q "^0x[0-9a-f]* <$s>: " ||
 		{ r=1; echo "# no EHABI entry for $s in leaf-t32"; }
 done
-${arm}objdump -d "$ka/leaf-t32" | awk '$2 == "<c>:", /^$/' |
-	grep -qE '(mov|add)[.w]*	r7, sp' && { r=1; echo "# c() of leaf-t32 sets r7 up"; }
-! thumb "$ka/leaf-mix" b && thumb "$ka/leaf-mix" c && thumb "$ka/leaf-mix" a ||
-	{ r=1; echo "# leaf-mix: b() is not ARM code between Thumb c() and a()"; }
+${arm}objdump -d "$ka/leaf-t32" | awk '$2 == "<leaf_c>:", /^$/' |
+	grep -qE '(mov|add)[.w]*	r7, sp' && { r=1; echo "# leaf_c() of leaf-t32 sets r7 up"; }
+! thumb "$ka/leaf-mix" leaf_b && thumb "$ka/leaf-mix" leaf_c &&
+	thumb "$ka/leaf-mix" leaf_a ||
+	{ r=1; echo "# leaf-mix: leaf_b() is not ARM code between Thumb leaf_c() and leaf_a()"; }
 ! ${arm}readelf -lW "$ka/lib32/libuwfp32.so" | grep -q EXIDX &&
 	! thumb "$ka/lib32/libuwfp32.so" fp_lib_func ||
 	{ r=1; echo "# libuwfp32.so has unwind tables or Thumb code"; }
@@ -100,7 +101,7 @@ ${arm}readelf -u "$ka/memloop32" | grep -q "<copy>: " &&
 	{ r=1; echo "# uwind verify refuses leaf-t32's index"; }
 "$O/uwind" verify "$ka/leaf-t32bad" 2>&1 | grep -q 'entry 0: .*out of bounds' ||
 	{ r=1; echo "# uwind verify does not refuse leaf-t32bad's entry 0"; }
-check $r "32-bit fixtures: dynamic armhf; leaf-t32 Thumb-2 with EHABI and no frame pointer (leaf-t32bad: its index broken); leaf-mix's b() in ARM state; libuwfp32.so without tables; memloop32 without"
+check $r "32-bit fixtures: dynamic armhf; leaf-t32 Thumb-2 with EHABI and no frame pointer (leaf-t32bad: its index broken); leaf-mix's leaf_b() in ARM state; libuwfp32.so without tables; memloop32 without"
 
 # The EHABI coverage of the armhf libraries memloop32 maps: the share of
 # .text whose index entry can be unwound (not EXIDX_CANTUNWIND), each

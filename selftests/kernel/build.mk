@@ -161,7 +161,7 @@ $(KT_OUT)/bpfstack: selftests/kernel/bpfstack.c
 # Installed tables (t_inst*): programs built plain -O2, as Debian builds
 # them (no frame pointers, no SFrame), hot in libc (hot.c) and libstdc++
 # (hotxx.cc); hot-chg2 is another build of hot-chg, hot-chg3 other code
-# (another frame in c()) under hot-chg's very build-id.
+# (another frame in hot_c()) under hot-chg's very build-id.
 KT_HOT_C := qsort mem malloc write vdso
 KT_HOT_XX := sort oss umap
 KT_HOT := $(KT_HOT_C:%=$(KT_OUT)/hot-%) $(KT_HOT_XX:%=$(KT_OUT)/hot-%) \

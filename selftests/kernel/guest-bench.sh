@@ -293,7 +293,7 @@ for c in stock.deep uwind.deep uwind.deep.fp; do
 	presult $c all
 done
 sed 's/^# /RESULT note /' /tmp/bench.pairlog
-echo "RESULT full $(pscript /tmp/bench.fp.data | chains leaf-fp c,b,a,main)"
+echo "RESULT full $(pscript /tmp/bench.fp.data | chains leaf-fp leaf_c,leaf_b,leaf_a,main)"
 echo 0 > $TR/tracing_on
 echo nop > $TR/current_tracer
 unload

@@ -21,9 +21,9 @@ show()
 	echo "UWDEMO-BEGIN $1"
 	perf report -i "$2" --stdio --no-children --percent-limit 3 \
 		--comm leaf-sf 2>/dev/null | grep -v '^#' | grep -v '^ *$'
-	pscript "$2" | chains leaf-sf c,b,a,main | {
+	pscript "$2" | chains leaf-sf leaf_c,leaf_b,leaf_a,main | {
 		read -r _ inc full
-		echo "samples in c(): $inc, with c <- b <- a <- main: $full ($(pct "$full" "$inc"))"
+		echo "samples in leaf_c(): $inc, with leaf_c <- leaf_b <- leaf_a <- main: $full ($(pct "$full" "$inc"))"
 	}
 	echo "UWDEMO-END"
 }

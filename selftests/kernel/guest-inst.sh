@@ -9,7 +9,7 @@
 # program's own frames exactly its chain, down to main and _start.
 
 HOT_ALL="qsort mem malloc write vdso sort oss umap"
-HOT_SPINES="hot-qsort:cmp,sort_once hot-mem:c,b,a hot-malloc:churn
+HOT_SPINES="hot-qsort:cmp,sort_once hot-mem:hot_c,hot_b,hot_a hot-malloc:churn
 	hot-write:writer hot-vdso:timeloop hot-sort:_ZL4wordj,sort_once
 	hot-oss:format_once hot-umap:_ZL4wordj,map_once"
 HOT_LIBS="/lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libstdc++.so.6

@@ -104,7 +104,7 @@ pscript()
 
 # chains COMM CHAIN [tid]: read `perf script -F comm,tid,ip,sym,dso` on
 # stdin.  CHAIN is the expected call chain, innermost first, comma
-# separated (e.g. c,b,a,main); "@NAME" stands for any function of the
+# separated (e.g. leaf_c,leaf_b,leaf_a,main); "@NAME" stands for any function of the
 # file NAME (a stripped library's local functions).  Among the samples
 # of COMM, count those with any user frame (USER), those whose innermost
 # user frame is CHAIN's first function (INC), and of those the ones whose

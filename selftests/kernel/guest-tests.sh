@@ -38,10 +38,10 @@ sec()
 	echo "# [$_up] $*"
 }
 
-LEAF=c,b,a,main
+LEAF=leaf_c,leaf_b,leaf_a,main
 CHAIN=chain_leaf,chain_cb,lib_enter,main
 CHAIN_FP=chain_leaf,chain_cb,fp_lib_func,main
-THREAD=spin,y,x,worker
+THREAD=spin,thr_y,thr_x,worker
 
 # The programs and their libraries are all there.
 t_progs()
@@ -167,7 +167,7 @@ t_depth()
 	echo "$_max" > /proc/sys/kernel/perf_event_max_stack
 	measure "$T/depth.data" leaf-sf c
 	[ "$_r" -eq 0 ] && [ "$m_inc" -gt 0 ] && [ $((d1 - d0)) -ge "$m_inc" ]
-	ok $? "perf_event_max_stack=3: stop_depth +$((d1 - d0)) >= $m_inc samples in c()"
+	ok $? "perf_event_max_stack=3: stop_depth +$((d1 - d0)) >= $m_inc samples in leaf_c()"
 }
 
 # max_total_mb: past the cap a file gets no table, and says why.
@@ -498,7 +498,7 @@ t_hw()
 	ok $? "(p) hardware event cycles: the module walked them (samples +$((s1 - s0)) >= $m_inc)"
 }
 
-# A tracepoint: every getppid leaf-sys makes from c() itself.
+# A tracepoint: every getppid leaf-sys makes from leaf_c() itself.
 t_tp()
 {
 	load
@@ -569,9 +569,9 @@ t_bpf()
 	sort -k2 -nr "$T/bpf.out" | head -n 4 | diag
 	read -r sn sf in_ if_ < "$T/bpf.n"
 	[ "$sn" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$sf" "$sn"
-	ok $? "(p) bpf_get_stack: $sf of $sn samples in c() show $LEAF ($(pct "$sf" "$sn") >= $UW_GOOD%)"
+	ok $? "(p) bpf_get_stack: $sf of $sn samples in leaf_c() show $LEAF ($(pct "$sf" "$sn") >= $UW_GOOD%)"
 	[ "$in_" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$if_" "$in_"
-	ok $? "(p) bpf_get_stackid: $if_ of $in_ samples in c() show $LEAF ($(pct "$if_" "$in_") >= $UW_GOOD%)"
+	ok $? "(p) bpf_get_stackid: $if_ of $in_ samples in leaf_c() show $LEAF ($(pct "$if_" "$in_") >= $UW_GOOD%)"
 }
 
 # Frame pointers: the fallback gives what the kernel gave.

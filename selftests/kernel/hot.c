@@ -5,13 +5,13 @@
  * installed-table tests.  One of these, chosen when it is built:
  *
  *   HOT_QSORT   main -> sort_once -> qsort -> ... -> cmp (the program's)
- *   HOT_MEM     main -> a -> b -> c -> memcpy, memset
+ *   HOT_MEM     main -> hot_a -> hot_b -> hot_c -> memcpy, memset
  *   HOT_MALLOC  main -> churn -> malloc, free
  *   HOT_WRITE   main -> writer -> write (to /dev/null)
  *   HOT_VDSO    main -> timeloop -> clock_gettime, gettimeofday (the vDSO)
  *   HOT_CHG     as HOT_MEM, built three ways (CHG_VARIANT 0, 1; 2 with
- *               another frame in c(), so other CFI) for the test of a file
- *               that changes after its table was installed
+ *               another frame in hot_c(), so other CFI) for the test of
+ *               a file that changes after its table was installed
  *
  * Every function of a chain does some work after its call, so no call
  * is a tail call.  Usage: hot-NAME [MILLISECONDS].
@@ -57,7 +57,7 @@ __attribute__((noinline)) void sort_once(void)
 static char src[1 << 15], dst[1 << 15];
 static volatile size_t len = sizeof(dst);	/* real calls, not inlined */
 
-__attribute__((noinline)) void c(void)
+__attribute__((noinline)) void hot_c(void)
 {
 #if CHG_VARIANT == 2
 	volatile char pad[200];
@@ -74,18 +74,18 @@ __attribute__((noinline)) void c(void)
 	sink += (unsigned long)dst[CHG_VARIANT + 1];
 }
 
-__attribute__((noinline)) void b(void)
+__attribute__((noinline)) void hot_b(void)
 {
-	c();
+	hot_c();
 	sink += (unsigned long)src[1];
 }
 
-__attribute__((noinline)) void a(void)
+__attribute__((noinline)) void hot_a(void)
 {
-	b();
+	hot_b();
 	sink += (unsigned long)src[2];
 }
-#define HOT_FN a
+#define HOT_FN hot_a
 
 #elif defined(HOT_MALLOC)
 #define SLOTS 256

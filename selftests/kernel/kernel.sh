@@ -51,8 +51,8 @@ done
 for f in leaf-fp lib/libuwfp.so; do
 	! has_sframe "$kt/$f" || { r=1; echo "# $f has PT_GNU_SFRAME"; }
 done
-objdump -d "$kt/leaf-sf" | awk '/^[0-9a-f]+ <c>:/, /^$/' |
-	grep -q 'push.*%rbp' && { r=1; echo "# c() of leaf-sf saves %rbp"; }
+objdump -d "$kt/leaf-sf" | awk '/^[0-9a-f]+ <leaf_c>:/, /^$/' |
+	grep -q 'push.*%rbp' && { r=1; echo "# leaf_c() of leaf-sf saves %rbp"; }
 # The stock-built programs (plain -O2): neither SFrame nor frame pointers
 # (but in the C runtime's crtbegin.o, which is built with them).
 for f in "$kt"/hot-*; do

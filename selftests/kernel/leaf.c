@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * leaf: spend its time in a leaf function at the end of a known call chain
- * (main -> a -> b -> c), for perf to sample.  Usage: leaf [MILLISECONDS]
- * (default 1000).  Built with -DLEAF_SYSCALL, c() also makes a getppid
- * system call every 10000 iterations, for tracepoint samples (x86-64 and
- * AArch64).  How it is
- * built (static or not, frame pointers or not, SFrame or not) is the
- * caller's choice: see selftests/kernel/build.mk.
+ * (main -> leaf_a -> leaf_b -> leaf_c), for perf to sample.  Usage: leaf
+ * [MILLISECONDS] (default 1000).  Built with -DLEAF_SYSCALL, leaf_c() also
+ * makes a getppid system call every 10000 iterations, for tracepoint
+ * samples (x86-64 and AArch64).  How it is built (static or not, frame
+ * pointers or not, SFrame or not) is the caller's choice: see
+ * selftests/kernel/build.mk.
+ *
+ * The functions have names no C++ demangler reads as a type: perf 6.12
+ * and later print a function called "c" as "char".
  */
 #include <stdio.h>
 #ifdef LEAF_SYSCALL
@@ -19,7 +22,7 @@ static volatile unsigned long sink;
 #ifdef LEAF_SYSCALL
 /*
  * getppid, made here (not by libc's wrapper, which has no table): a
- * tracepoint sample's user registers are in c().
+ * tracepoint sample's user registers are in leaf_c().
  */
 static inline __attribute__((always_inline)) void leaf_getppid(void)
 {
@@ -41,10 +44,10 @@ static inline __attribute__((always_inline)) void leaf_getppid(void)
 /*
  * The counter lives on the stack: GCC gives a leaf function that touches no
  * stack no frame at all, even with -fno-omit-frame-pointer, and then the
- * frame-pointer chain skips b().  With it, -fno-omit-frame-pointer builds
+ * frame-pointer chain skips leaf_b().  With it, -fno-omit-frame-pointer builds
  * give the full chain.
  */
-__attribute__((noinline)) void c(void)
+__attribute__((noinline)) void leaf_c(void)
 {
 	volatile unsigned long i;
 
@@ -58,27 +61,27 @@ __attribute__((noinline)) void c(void)
 }
 
 /*
- * Built with -DLEAF_ARM_B for 32-bit ARM, b() runs in ARM state and its
+ * Built with -DLEAF_ARM_B for 32-bit ARM, leaf_b() runs in ARM state and its
  * caller and callee in Thumb (-mthumb): the walk crosses both ways.
  */
 #ifdef LEAF_ARM_B
-__attribute__((noinline, target("arm"))) void b(void)
+__attribute__((noinline, target("arm"))) void leaf_b(void)
 #else
-__attribute__((noinline)) void b(void)
+__attribute__((noinline)) void leaf_b(void)
 #endif
 {
-	c();
+	leaf_c();
 	sink++;
 }
 
-__attribute__((noinline)) void a(void)
+__attribute__((noinline)) void leaf_a(void)
 {
-	b();
+	leaf_b();
 	sink++;
 }
 
 int main(int argc, char **argv)
 {
-	printf("leaf: %lu calls of a()\n", run_for(argc, argv, a));
+	printf("leaf: %lu calls of leaf_a()\n", run_for(argc, argv, leaf_a));
 	return 0;
 }

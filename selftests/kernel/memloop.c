@@ -20,20 +20,20 @@ __attribute__((noinline)) void copy(void)
 		memcpy(dst, src, len);
 }
 
-__attribute__((noinline)) void b(void)
+__attribute__((noinline)) void mem_b(void)
 {
 	copy();
 	src[0]++;
 }
 
-__attribute__((noinline)) void a(void)
+__attribute__((noinline)) void mem_a(void)
 {
-	b();
+	mem_b();
 	src[1]++;
 }
 
 int main(int argc, char **argv)
 {
-	printf("memloop: %lu calls of a()\n", run_for(argc, argv, a));
+	printf("memloop: %lu calls of mem_a()\n", run_for(argc, argv, mem_a));
 	return 0;
 }

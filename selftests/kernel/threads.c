@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * threads: NTHREADS threads each spending its time at the end of the same
- * chain, worker -> x -> y -> spin.  Usage: threads [MILLISECONDS].  Prints
+ * chain, worker -> thr_x -> thr_y -> spin.  Usage: threads [MILLISECONDS].  Prints
  * each thread's id and call count.
  */
 #define _GNU_SOURCE
@@ -24,15 +24,15 @@ __attribute__((noinline)) void spin(volatile unsigned long *sink)
 		*sink += i;
 }
 
-__attribute__((noinline)) void y(volatile unsigned long *sink)
+__attribute__((noinline)) void thr_y(volatile unsigned long *sink)
 {
 	spin(sink);
 	(*sink)++;
 }
 
-__attribute__((noinline)) void x(volatile unsigned long *sink)
+__attribute__((noinline)) void thr_x(volatile unsigned long *sink)
 {
-	y(sink);
+	thr_y(sink);
 	(*sink)++;
 }
 
@@ -48,7 +48,7 @@ __attribute__((noinline)) void *worker(void *p)
 
 	w->tid = gettid();
 	while (now_ms() < end_ms) {
-		x(&sink);
+		thr_x(&sink);
 		w->calls++;
 	}
 	return NULL;
