@@ -19,9 +19,11 @@
  *     here the page is faulted in and the walk made again, a few times
  *     at most (UWK_DEFER_FAULTS);
  *   - a process the module has not scanned yet (its first samples), or
- *     whose mappings changed since the scan, is scanned right here, once
- *     per rescan_ms, instead of being walked with frame pointers until
- *     the workqueue gets to it.
+ *     whose mappings changed since the scan (a library dlopen'ed) when
+ *     the walk met a frame no mapping covers, is scanned right here and
+ *     walked again, instead of being walked with frame pointers until the
+ *     workqueue gets to it; at most once a walk, and without such a frame
+ *     once per rescan_ms.
  * The walk itself is the hook's (uwk_walk_current(): the per-CPU cache,
  * the time limit, the stats), with preemption off around it.
  *
@@ -47,11 +49,12 @@
 #define UWK_DEFER_FAULTS	8	/* stack pages faulted in per walk */
 
 /*
- * The process of the current task: scanned now if the module has not
- * seen it, or its table is untrusted (a mapping unmapped) or out of date
- * (mappings or installed tables changed since), at most every rescan_ms.
+ * Scan the current task's process now if the module has not seen it, or
+ * its table is untrusted (a mapping unmapped), or its mappings or the
+ * installed tables changed since the scan and either the last walk met a
+ * frame no mapping covers or rescan_ms have passed.  True if it scanned.
  */
-static void uwk_defer_scan(void)
+static bool uwk_defer_scan(bool uncovered)
 {
 	struct mm_struct *mm = current->mm;
 	struct uwk_kmm *kmm;
@@ -60,16 +63,18 @@ static void uwk_defer_scan(void)
 	rcu_read_lock();
 	kmm = uwk_kmm_find(mm);
 	need = !kmm;
-	if (kmm && (READ_ONCE(kmm->stale_seq) ||
-		    READ_ONCE(mm->map_count) != kmm->map_count ||
-		    kmm->inst_gen != uwk_inst_gen()))
-		need = time_after_eq(jiffies, kmm->scanned +
-				     msecs_to_jiffies(uwk_rescan_ms));
+	if (kmm && READ_ONCE(kmm->stale_seq))
+		need = true;
+	else if (kmm && (READ_ONCE(mm->map_count) != kmm->map_count ||
+			 kmm->inst_gen != uwk_inst_gen()))
+		need = uncovered || time_after_eq(jiffies, kmm->scanned +
+				msecs_to_jiffies(uwk_rescan_ms));
 	rcu_read_unlock();
 	if (!need)
-		return;
+		return false;
 	uwk_stat_inc(UWK_ST_SYNC_SCANS);
 	uwk_scan_mm(current, mm, uwk_next_seq());
+	return true;
 }
 
 /* Fault in the user page at addr; false if it cannot be read at all. */
@@ -87,6 +92,7 @@ static int notrace uwk_unwind_user(struct unwind_stacktrace *trace,
 	struct pt_regs *regs = task_pt_regs(current);
 	struct uwk_sink sink = { .ips = trace->entries, .max = max_entries };
 	unsigned int tries = 0;
+	bool rescanned;
 
 	trace->nr = 0;
 	if (!max_entries)
@@ -94,10 +100,16 @@ static int notrace uwk_unwind_user(struct unwind_stacktrace *trace,
 	if (!try_module_get(THIS_MODULE))
 		return 0;	/* unloading: an empty trace, as for a kthread */
 	uwk_stat_inc(UWK_ST_DEFERRED);
-	uwk_defer_scan();
+	rescanned = uwk_defer_scan(false);
 	for (;;) {
 		sink.nr = 0;
 		uwk_walk_current(&sink, regs);
+		/* A library mapped since the scan: once, scan and walk again. */
+		if (sink.uncovered && !rescanned) {
+			rescanned = true;
+			if (uwk_defer_scan(true))
+				continue;
+		}
 		if (!sink.fault || tries++ == UWK_DEFER_FAULTS ||
 		    !uwk_fault_in(sink.fault))
 			break;

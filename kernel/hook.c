@@ -394,8 +394,10 @@ static unsigned int uwk_take(struct uwk_walk *w, const struct uw_frame *fr,
 		 * garbage past main), and asking for a scan on it made such
 		 * processes rescan every rescan_ms for ever.
 		 */
-		if (fr[i].module == UW_NO_MODULE && src != UW_SRC_FP)
+		if (fr[i].module == UW_NO_MODULE && src != UW_SRC_FP) {
 			uwk_request_scan(w->found, true);
+			w->sink->uncovered = true;
+		}
 		/* The sink is full: the sample's max_stack was reached. */
 		if (!uwk_store(w->sink, fr[i].pc |
 			       (fr[i].flags & UW_FRAME_THUMB ? 1 : 0))) {
@@ -483,7 +485,9 @@ static void uwk_walk_user(struct uwk_sink *sink, struct pt_regs *regs,
 	 * A process not known yet, a pc no mapping covers (a new library),
 	 * or mappings changed since the scan: ask for a scan.
 	 */
-	uwk_request_scan(w.found, !w.kmm || cur->module == UW_NO_MODULE);
+	if (!w.kmm || cur->module == UW_NO_MODULE)
+		sink->uncovered = true;
+	uwk_request_scan(w.found, sink->uncovered);
 	stop = uwk_walk_batches(&w, cur, &cfg, slot->frames);
 	sink->fault = stop == UW_STOP_READ_FAULT ? rctx.fault : 0;
 	uwk_count_frames(&w.frames);
@@ -501,6 +505,7 @@ void notrace uwk_walk_current(struct uwk_sink *sink, struct pt_regs *regs)
 	struct uw_cache *cache;
 
 	sink->fault = 0;
+	sink->uncovered = false;
 	if (!uwk_store(sink, instruction_pointer(regs)))
 		return;
 	preempt_disable_notrace();

@@ -263,7 +263,8 @@ void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm);
  * entry (the hook), or an array of max addresses (the deferred walk,
  * deferred.c).  uwk_walk_current() walks the current task's user stack
  * from regs, storing the pc first; any context, never faults; sets fault
- * to the user address whose read ended the walk, or 0.
+ * to the user address whose read ended the walk, or 0, and uncovered when
+ * the process had no table or a frame left every mapping the table knows.
  */
 struct perf_callchain_entry_ctx;
 struct uwk_sink {
@@ -271,6 +272,7 @@ struct uwk_sink {
 	unsigned long *ips;
 	unsigned int nr, max;
 	u64 fault;
+	bool uncovered;
 };
 
 void uwk_walk_current(struct uwk_sink *sink, struct pt_regs *regs);

@@ -20,7 +20,7 @@ if [ "$(uname -m)" != x86_64 ]; then
 	echo "demo-kernel: needs an x86-64 host" >&2
 	exit 1
 fi
-make -s --no-print-directory O="$O" module "$O/uwind" \
+make -s --no-print-directory O="$O" kernel-module "$O/uwind" \
 	"$O/selftests/kernel/leaf-sf" "$O/selftests/kernel/hot-qsort" \
 	"$O/selftests/kernel/hot.ret"
 echo "== booting the guest (QEMU, about half a minute under TCG)..."

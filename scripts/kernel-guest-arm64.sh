@@ -3,7 +3,9 @@
 #
 # kernel-guest-arm64.sh -t SCRIPT -n NAME [-T SECONDS] [-a ARGS] [SRC[:DEST]]...
 #
-# Boot Debian's arm64 kernel (scripts/kernel-env-arm64.sh) under
+# Boot Debian's arm64 kernel (scripts/kernel-env-arm64.sh; or the image
+# UWIND_VMLINUZ with the userland UWIND_SYSROOT and the armhf libraries in
+# UWIND_ARMHF, when set: another suite's, scripts/suite-root.sh) under
 # qemu-system-aarch64 with an initramfs holding the arm64 perf, the
 # helpers selftests/kernel/guest-lib.sh at /root/guest-lib.sh, and the
 # files given (SRC[:DEST], DEST defaulting to /root/<name>: programs,
@@ -40,11 +42,12 @@ log=$kdir/$name.serial.log
 mkdir -p "$kdir"
 
 initrd=$(sh "$top/scripts/mkinitramfs.sh" -a arm64 -o "$kdir/$name.cpio" \
+	${UWIND_SYSROOT:+-r "$UWIND_SYSROOT"} ${UWIND_ARMHF:+-H "$UWIND_ARMHF"} \
 	-t "$script" "$@" \
 	"$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh") || exit 1
 
 rc=0
 sh "$top/scripts/qemu-kernel.sh" -A arm64 -q -T "$tmo" -a "$args" \
-	-i "$initrd" -l "$log" || rc=$?
+	${UWIND_VMLINUZ:+-k "$UWIND_VMLINUZ"} -i "$initrd" -l "$log" || rc=$?
 echo "$log"
 exit $rc

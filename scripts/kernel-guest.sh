@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # kernel-guest.sh -t SCRIPT -n NAME [-T SECONDS] [-a ARGS] [-M]
+#                 [-s SUITE -d PROGS -m KO]
 #
 # Boot the installed Debian kernel under QEMU with an initramfs holding the
 # guest programs of selftests/kernel (from $O/selftests/kernel, built by
@@ -12,6 +13,10 @@
 # SCRIPT there.  Nothing is loaded at boot: the script loads the module.
 # -a appends ARGS to the kernel command line (the script may read
 # /proc/cmdline).
+# -s SUITE boots the x86-64 kernel of another Debian suite instead
+# (scripts/suite-root.sh), with that suite's busybox, perf, mawk and every
+# library from its root; -d and -m name the programs' directory and the
+# module built for it.
 # The initramfs is $O/kernel/NAME.cpio, the serial console's log
 # $O/kernel/NAME.serial.log (printed path on stdout).  Exit status: that of
 # scripts/qemu-kernel.sh (the guest script's status, 124 on timeout, 125
@@ -22,30 +27,43 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 export O
 script="" name="" tmo=${UWIND_QEMU_TIMEOUT:-300} nomod=0 args=""
-while getopts t:n:T:a:M opt; do
+suite="" kt="" ko=""
+while getopts t:n:T:a:Ms:d:m: opt; do
 	case $opt in
 	t) script=$OPTARG ;;
 	n) name=$OPTARG ;;
 	T) tmo=$OPTARG ;;
 	a) args=$OPTARG ;;
 	M) nomod=1 ;;
+	s) suite=$OPTARG ;;
+	d) kt=$OPTARG ;;
+	m) ko=$OPTARG ;;
 	*) sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2 ;;
 	esac
 done
 [ -n "$script" ] && [ -n "$name" ] ||
 	{ echo "kernel-guest: -t SCRIPT and -n NAME are required" >&2; exit 2; }
 
-kt=$O/selftests/kernel
+[ -n "$kt" ] || kt=$O/selftests/kernel
 kdir=$O/kernel
-ko=$kdir/mod/uwind.ko
+[ -n "$ko" ] || ko=$kdir/mod/uwind.ko
 log=$kdir/$name.serial.log
 mkdir -p "$kdir"
+root="" image="" kmods=""
+if [ -n "$suite" ]; then
+	root=$(sh "$top/scripts/suite-root.sh" -q "$suite") || exit 1
+	image=$root/uwind/amd64/vmlinuz
+	kmods=$root/uwind/amd64/modules
+elif . "$top/scripts/kernel-env.sh" 2>/dev/null; then
+	kmods=$UWIND_KMODDIR/kernel
+fi
 
 # Whatever the dynamic linker loads for program $1, where ldd finds it.
 # Our own libraries ("not found" here: /root/lib is the guest's) are in
-# the lib directory.
+# the lib directory.  From a suite's root, mkinitramfs -r finds them.
 libs_of()
 {
+	[ -z "$root" ] || return 0
 	ldd "$1" 2>/dev/null | awk '
 		$2 == "=>" && $3 ~ /^\// { print $3 }
 		$1 ~ /^\// { print $1 }'
@@ -54,6 +72,7 @@ libs_of()
 set --
 for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
+    "$kt"/sigleaf "$kt"/pagedrop \
     "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
     "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
     "$kt"/bpfstack "$kt"/deep-sf "$kt"/deep-fp "$kt"/bad-* "$kt"/hot-* \
@@ -68,7 +87,7 @@ done
 # The uwind tool (uwind sframe --install), with libelf, libdw and theirs;
 # mawk, which judges the installed-table tests' samples several times
 # faster than busybox's awk.
-for f in "$O/uwind:/usr/bin/uwind" /usr/bin/mawk:/usr/bin/mawk; do
+for f in "$O/uwind:/usr/bin/uwind" "$root/usr/bin/mawk:/usr/bin/mawk"; do
 	[ -f "${f%%:*}" ] || continue
 	set -- "$@" "$f"
 	for lib in $(libs_of "${f%%:*}"); do
@@ -81,10 +100,15 @@ set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh" \
 	"$top/selftests/kernel/inst-chains.awk:/root/inst-chains.awk"
 # KVM, for the test of samples taken while a guest runs (kvmspin): the
 # kernel's own modules, to load in the guest (/root/kmod).
-if . "$top/scripts/kernel-env.sh" 2>/dev/null; then
+if [ -n "$root" ]; then
+	for m in irqbypass ccp kvm kvm-amd; do
+		f=$kmods/$m.ko
+		[ -f "$f" ] && set -- "$@" "$f:/root/kmod/$m.ko"
+	done
+elif [ -n "$kmods" ]; then
 	for m in virt/lib/irqbypass drivers/crypto/ccp/ccp arch/x86/kvm/kvm \
 	    arch/x86/kvm/kvm-amd; do
-		f=$UWIND_KMODDIR/kernel/$m.ko
+		f=$kmods/$m.ko
 		[ -f "$f" ] && set -- "$@" "$f:/root/kmod/${m##*/}.ko"
 	done
 fi
@@ -92,11 +116,11 @@ if [ "$nomod" -eq 0 ] && [ -f "$ko" ]; then
 	set -- "$@" "$ko:/root/uwind.ko"
 fi
 
-initrd=$(sh "$top/scripts/mkinitramfs.sh" -o "$kdir/$name.cpio" \
-	-t "$script" "$@") || exit 1
+initrd=$(sh "$top/scripts/mkinitramfs.sh" ${root:+-r "$root"} \
+	-o "$kdir/$name.cpio" -t "$script" "$@") || exit 1
 
 rc=0
-sh "$top/scripts/qemu-kernel.sh" -q -T "$tmo" -a "$args" -i "$initrd" -l "$log" ||
-	rc=$?
+sh "$top/scripts/qemu-kernel.sh" -q -T "$tmo" -a "$args" -i "$initrd" \
+	-l "$log" ${image:+-k "$image"} || rc=$?
 echo "$log"
 exit $rc

@@ -5,8 +5,8 @@
 # ARM programs.  The kernel, its headers and the guest's packages come
 # from scripts/deps-arm64.sh.
 #
-#   make module ARCH=arm64   uwind.ko for arm64 ($(KMOD_ARM64)); the same as
-#                            make module-arm64
+#   make module-arm64        uwind.ko for the arm64 guest's kernel
+#                            ($(KMOD_ARM64))
 #   make kernel-arm64-tests  run this stage alone
 #
 # The guest runs the kernel tests (selftests/kernel/guest-tests.sh, the
@@ -59,7 +59,7 @@ $(KA_OUT)/leaf-fppac: selftests/kernel/leaf.c selftests/kernel/now.h
 	$(KA_CC) $(KT_FP) $(KA_PAC) -o $@ $<
 
 # A handler's chain through the vDSO's sigreturn trampoline.
-$(KA_OUT)/sig-a64: selftests/kernel-arm64/sigleaf.c selftests/kernel/now.h
+$(KA_OUT)/sig-a64: selftests/kernel/sigleaf.c selftests/kernel/now.h
 	@mkdir -p $(dir $@)
 	$(KA_CC) $(KT_SF) -o $@ $<
 
@@ -87,7 +87,7 @@ $(KA_OUT)/leaf-mix: selftests/kernel/leaf.c selftests/kernel/now.h
 	@mkdir -p $(dir $@)
 	$(KA_CC32) $(KA_T32) -DLEAF_ARM_B -o $@ $<
 
-$(KA_OUT)/sig-t32: selftests/kernel-arm64/sigleaf.c selftests/kernel/now.h
+$(KA_OUT)/sig-t32: selftests/kernel/sigleaf.c selftests/kernel/now.h
 	@mkdir -p $(dir $@)
 	$(KA_CC32) $(KA_T32) -o $@ $<
 
@@ -123,6 +123,7 @@ KA_TEST := sh selftests/kernel-arm64/kernel-arm64.sh $(O)
 kernel-arm64-tests: $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
 	@sh scripts/run-tests.sh "$(KA_TEST)"
 
-$(call uw_test,$(KA_TEST),,$(KMOD_ARM64) $(KA_PROGS) $(TOOL))
+# make check runs it as a target of the kernel matrix
+# (selftests/kernel/matrix.sh, registered by selftests/kernel/build.mk).
 
 endif

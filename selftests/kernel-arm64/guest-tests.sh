@@ -99,16 +99,6 @@ baseline()
 	ok $? "$2: $m_full of $m_inc samples in ${3%%,*}() show $3 ($(pct "$m_full" "$m_inc")), the baseline (>= $UW_MIN samples)"
 }
 
-# expect_at PCT DESC DATA COMM CHAIN: expect_full with UW_GOOD at PCT.
-expect_at()
-{
-	_g=$UW_GOOD
-	UW_GOOD=$1
-	shift
-	expect_full "$@"
-	UW_GOOD=$_g
-}
-
 # 1. The kernel's own walker.
 t_kernel()
 {

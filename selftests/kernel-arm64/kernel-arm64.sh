@@ -1,27 +1,54 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# kernel-arm64.sh [O]: the arm64 guest.  Checks the cross-built module and
-# the guest programs on the host, reports the EHABI coverage of the armhf
-# libraries the stock 32-bit program maps, boots Debian's arm64 kernel
-# under qemu-system-aarch64 with them and perf
-# (scripts/kernel-guest-arm64.sh), runs selftests/kernel-arm64/
+# kernel-arm64.sh [O [SUITE [PARTS]]]: the arm64 guest, on the arm64
+# kernel of Debian SUITE (default: the host's, bookworm, Linux 6.1).
+# Checks the cross-built module and the guest programs on the host,
+# reports the EHABI coverage of the armhf libraries the stock 32-bit
+# program maps, boots the kernel under qemu-system-aarch64 with them and
+# perf (scripts/kernel-guest-arm64.sh), runs selftests/kernel-arm64/
 # guest-tests.sh there (which runs selftests/kernel/guest-tests.sh too),
-# and re-prints the guest's "UWTAP:" lines as numbered TAP.  Needs
-# "make module-arm64 kernel-arm64-progs" first
-# (selftests/kernel-arm64/build.mk).
+# and re-prints the guest's "UWTAP:" lines as numbered TAP.
+#
+# bookworm: the programs and module of "make module-arm64
+# kernel-arm64-progs" (selftests/kernel-arm64/build.mk), the kernel and
+# userland of scripts/deps-arm64.sh.  Another suite (trixie: 6.12, forky:
+# 7.2): module, programs (its cross compilers) and the guest's userland
+# from its chroot, as selftests/kernel/kernel.sh makes them, in
+# $O/kernel/SUITE-arm64.  PARTS: uwind_only for the guest (see its
+# guest-tests.sh); UWIND_ONLY overrides them.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${1:-${O:-build}}
+suite=${2:-bookworm}
+parts=${UWIND_ONLY:-${3:-}}
 export O
-ka=$O/selftests/kernel-arm64
-a64=$ka/a64
-ko=$O/kernel/arm64/mod/uwind.ko
+host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 . "$top/selftests/common/tap.sh"
 . "$top/selftests/kernel/host-lib.sh"
 
 tap_begin
+if [ "$suite" = "$host" ]; then
+	ka=$O/selftests/kernel-arm64
+	ko=$O/kernel/arm64/mod/uwind.ko
+	name=kernel-arm64
+	armhf=/usr/arm-linux-gnueabihf
+else
+	td=$O/kernel/$suite-arm64
+	ka=$td/progs
+	ko=$td/mod/uwind.ko
+	name=$suite-arm64
+	build_suite "$suite" arm64 "$td" || { tap_end; exit 1; }
+	armhf=$root/usr/arm-linux-gnueabihf
+	UWIND_SYSROOT=$root/uwind/arm64/sysroot
+	UWIND_VMLINUZ=$root/uwind/arm64/vmlinuz
+	UWIND_ARMHF=$armhf
+	UWIND_KVER=$kver
+	export UWIND_SYSROOT UWIND_VMLINUZ UWIND_ARMHF UWIND_KVER
+fi
+a64=$ka/a64
+echo "# kernel: Debian $suite, arm64${parts:+; parts: $parts}"
 progs32="leaf-t32 leaf-t32bad leaf-mix sig-t32 chain-t32fp memloop32"
 progs64="leaf-pac leaf-fppac sig-a64"
 missing=""
@@ -37,7 +64,9 @@ check $? "module and guest programs are built${missing:+ (missing:$missing)}"
 [ -z "$missing" ] || { tap_end; exit 1; }
 
 # The module: AArch64, for the extracted kernel's release.
-. "$top/scripts/kernel-env-arm64.sh" || { tap_end; exit 1; }
+if [ "$suite" = "$host" ]; then
+	. "$top/scripts/kernel-env-arm64.sh" || { tap_end; exit 1; }
+fi
 vm=$(modinfo -F vermagic "$ko" 2>/dev/null)
 case $vm in
 "$UWIND_KVER "*aarch64*) r=0 ;;
@@ -145,7 +174,7 @@ coverage()
 r=0
 for lib in $(${arm}readelf -dW "$ka/memloop32" |
     sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p') ld-linux-armhf.so.3; do
-	f=/usr/arm-linux-gnueabihf/lib/$lib
+	f=$armhf/lib/$lib
 	[ -f "$f" ] || { r=1; echo "# no $f"; continue; }
 	set -- $(coverage "$f")
 	[ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "${3:-0}" -gt 0 ] ||
@@ -190,9 +219,9 @@ done
 for p in $progs32 $progs64; do
 	set -- "$@" "$ka/$p:/root/$p"
 done
-log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n kernel-arm64 \
+log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n "$name" \
 	-T "${UWIND_QEMU_TIMEOUT:-1200}" \
-	-a "${UWIND_ONLY:+uwind_only=$UWIND_ONLY}" \
+	-a "${parts:+uwind_only=$parts}" \
 	-t "$top/selftests/kernel-arm64/guest-tests.sh" \
 	"$ko:/root/uwind.ko" "$a64/lib:/root/lib" "$ka/lib32:/root/lib32" \
 	"$top/selftests/kernel/guest-tests.sh:/root/kernel-guest-tests.sh" \
@@ -200,5 +229,5 @@ log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n kernel-arm64 \
 	"$inst:/root/inst" \
 	"$@")
 rc=$?
-guest_results "${log:-$O/kernel/arm64/kernel-arm64.serial.log}" "$rc"
+guest_results "${log:-$O/kernel/arm64/$name.serial.log}" "$rc"
 tap_end

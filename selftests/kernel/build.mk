@@ -3,7 +3,11 @@
 # Kernel module tests: the module (Kbuild, against the installed Debian
 # kernel's headers), the programs run in the guest, and the QEMU test.
 #
-#   make module       build $(O)/kernel/mod/uwind.ko
+#   make module       build $(O)/module/uwind.ko for the running kernel,
+#                     or KVER=<version>, or KDIR=<headers build dir>;
+#                     ARCH=arm64 cross-builds (scripts/build-module.sh)
+#   make kernel-module  $(O)/kernel/mod/uwind.ko, for the kernel the tests
+#                     boot (the installed Debian 12 kernel)
 #   make kernel-tests run the kernel tests alone
 #
 # The guest programs go to $(KT_OUT), their shared libraries to
@@ -19,12 +23,16 @@ KMOD := $(O)/kernel/mod/uwind.ko
 KMOD_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) $(LIB_SRCS) \
 	$(wildcard lib/*.h include/uwind/*.h) scripts/uwind/uwsf.h
 
-.PHONY: module kernel-tests kernel-progs
-# ARCH=arm64: the cross-built one (selftests/kernel-arm64/build.mk).
-module: $(if $(filter arm64 aarch64,$(ARCH)),module-arm64,$(KMOD))
+.PHONY: module kernel-module kernel-tests kernel-progs kernel-matrix
+module:
+	@O=$(O) sh scripts/build-module.sh \
+		$(if $(filter arm64 aarch64,$(ARCH)),-a arm64) \
+		$(if $(KDIR),-k $(KDIR)) $(if $(KVER),-v $(KVER)) $(O)/module
+
+kernel-module: $(KMOD)
 
 $(KMOD): $(KMOD_SRCS) scripts/build-module.sh scripts/kernel-env.sh
-	O=$(O) sh scripts/build-module.sh $(O)/kernel/mod >/dev/null
+	O=$(O) sh scripts/build-module.sh -t $(O)/kernel/mod >/dev/null
 
 KT_CC := gcc
 KT_WARN := -std=gnu11 -O2 -g -Wall -Wextra -Werror
@@ -84,6 +92,17 @@ $(KT_OUT)/swap: selftests/kernel/swap.c
 	$(KT_CC) $(KT_SF) -o $@ $< -ldl
 
 $(KT_OUT)/threads: selftests/kernel/threads.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -pthread -o $@ $<
+
+# A handler's chain through the signal frame (glibc's restorer on x86-64,
+# the vDSO's on AArch64), and a thread whose callers' stack pages are
+# dropped all the time (the deferred walk faults them in).
+$(KT_OUT)/sigleaf: selftests/kernel/sigleaf.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
+$(KT_OUT)/pagedrop: selftests/kernel/pagedrop.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -pthread -o $@ $<
 
@@ -189,9 +208,11 @@ $(KT_OUT)/hot-chg3: selftests/kernel/hot.c $(KT_OUT)/hot-chg
 
 # Where every call in them, in their libraries and in the guest kernel's
 # vDSO returns to (file offsets), for the guest's check that each frame
-# is a call site.
+# is a call site.  The guest's kernel image: KT_VMLINUZ, by default the
+# installed Debian kernel's.
+KT_VMLINUZ ?=
 $(KT_OUT)/hot.ret: selftests/kernel/retaddrs.sh $(KT_HOT)
-	k=$$(O=$(O) sh scripts/extract-vmlinux.sh) && \
+	k=$$(O=$(O) sh scripts/extract-vmlinux.sh $(if $(KT_VMLINUZ),$(KT_VMLINUZ) $(KT_OUT)/vmlinux)) && \
 	sh selftests/kernel/retaddrs.sh -k "$$k" $(KT_HOT) > $@.tmp && mv $@.tmp $@
 
 KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
@@ -199,6 +220,7 @@ KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(K
 	$(KT_OUT)/deep-sf $(KT_OUT)/deep-fp \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
+	$(KT_OUT)/sigleaf $(KT_OUT)/pagedrop \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
 
@@ -222,6 +244,13 @@ KT_TEST := sh selftests/kernel/kernel.sh $(O)
 kernel-tests: $(KMOD) $(KT_PROGS)
 	@sh scripts/run-tests.sh "$(KT_TEST)"
 
-$(call uw_test,$(KT_TEST),,$(KMOD) $(KT_PROGS))
+# make check runs the whole kernel matrix (matrix.sh): Debian 12's kernels
+# with the programs built here, the other releases' with their own.
+KT_MATRIX := sh selftests/kernel/matrix.sh $(O)
+
+kernel-matrix: $(KMOD) $(KT_PROGS) $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
+	@sh scripts/run-tests.sh "$(KT_MATRIX)"
+
+$(call uw_test,$(KT_MATRIX),,$(KMOD) $(KT_PROGS) $(KMOD_ARM64) $(KA_PROGS) $(TOOL))
 
 endif

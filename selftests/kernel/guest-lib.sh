@@ -86,20 +86,25 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", b ? 100 * a / b : 0 }'
 # event UW_EVENT (default cpu-clock, the only one without a PMU), quietly,
 # without build-ids (-B: faster), output to OUT.
 # Frequency from UW_FREQ (default 2000).  The module's counters before
-# the run are kept in OUT.stats (see sdelta).
+# the run are kept in OUT.stats (see sdelta).  UW_CALLGRAPH replaces -g
+# (e.g. "--call-graph fp,defer").
 rec()
 {
 	_o=$1
 	shift
 	snap "$_o.stats"
+	# shellcheck disable=SC2086
 	perf record -q -B -e "${UW_EVENT:-cpu-clock}" -F "${UW_FREQ:-2000}" \
-		-g -o "$_o" "$@" > "$_o.log" 2>&1
+		${UW_CALLGRAPH:--g} -o "$_o" "$@" > "$_o.log" 2>&1
 }
 
 # pscript DATA: the samples as `perf script -F comm,tid,ip,sym,dso`.
+# --no-inline: perf 7.2 looks inline frames up with addr2line, and stops
+# after about 100 samples when there is none (as in the guest).
 pscript()
 {
-	perf script -i "$1" -F comm,tid,ip,sym,dso 2>"$1.script.err"
+	perf script --no-inline -i "$1" -F comm,tid,ip,sym,dso \
+		2>"$1.script.err"
 }
 
 # chains COMM CHAIN [tid]: read `perf script -F comm,tid,ip,sym,dso` on
@@ -125,7 +130,10 @@ pscript()
 # (a leaf that signed its return address): such an entry, a user address
 # above 48 bits, cannot be resolved, and is perf's too (both walkers
 # clear the code from every entry they store), so it is not counted
-# either.  seen() shows the chains as perf prints them.
+# either.  perf 6.12 inserts lr for a 32-bit task's leaf that is not a
+# leaf (sig_c calls the clock, and lr still points into it): an entry in
+# the same function as the leaf, which no test chain has, is dropped too.
+# seen() shows the chains as perf prints them.
 chains()
 {
 	awk -v comm="$1" -v chain="$2" -v bytid="${3:-}" "$UW_AWK_HEX"'
@@ -152,7 +160,7 @@ chains()
 			ip[n] = hex(f[1])
 			pac[n] = length(f[1]) > 12
 		}
-		if (n >= 3 && (ip[2] + 1 == ip[3] || pac[2])) {
+		if (n >= 3 && (ip[2] + 1 == ip[3] || pac[2] || s[2] == s[1])) {
 			for (i = 2; i < n; i++) {
 				s[i] = s[i + 1]
 				d[i] = d[i + 1]
@@ -272,6 +280,16 @@ expect_full()
 	report "$1" "$2" "$3" "$4"
 	[ "$m_inc" -ge "$UW_MIN" ] && at_least "$UW_GOOD" "$m_full" "$m_inc"
 	ok $? "$1: $m_full of $m_inc samples in ${4%%,*}() show $4 ($(pct "$m_full" "$m_inc") >= $UW_GOOD%)"
+}
+
+# expect_at PCT DESC DATA COMM CHAIN: expect_full with UW_GOOD at PCT.
+expect_at()
+{
+	_g=$UW_GOOD
+	UW_GOOD=$1
+	shift
+	expect_full "$@"
+	UW_GOOD=$_g
 }
 
 # expect_broken DESC DATA COMM CHAIN: at most UW_BROKEN% full chains.

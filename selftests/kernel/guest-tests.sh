@@ -40,6 +40,9 @@ sec()
 
 LEAF=leaf_c,leaf_b,leaf_a,main
 CHAIN=chain_leaf,chain_cb,lib_enter,main
+# glibc's restorer (__restore_rt) is not in libc's dynamic symbols.
+SIGCHAIN=sig_c,sig_b,handler,@libc.so.6,outer,main
+DROP=pd_c,pd_b,pd_a,pd_worker
 CHAIN_FP=chain_leaf,chain_cb,fp_lib_func,main
 THREAD=spin,thr_y,thr_x,worker
 
@@ -574,6 +577,87 @@ t_bpf()
 	ok $? "(p) bpf_get_stackid: $if_ of $in_ samples in leaf_c() show $LEAF ($(pct "$if_" "$in_") >= $UW_GOOD%)"
 }
 
+# Signal frames: a handler's chain through glibc's restorer (the
+# sigreturn trampoline, recognised by its code: libc has no table) on to
+# the interrupted outer() and main().
+t_signal()
+{
+	load
+	s0=$(stat_val frames_sigframe)
+	rec "$T/sig.data" -- /root/sigleaf "$(ms 1000)"
+	ok $? "perf record -g of sigleaf (a handler's chain through a signal frame)"
+	expect_full "signal handler, through glibc's __restore_rt" \
+		"$T/sig.data" sigleaf "$SIGCHAIN"
+	grew frames_sigframe "$s0"
+}
+
+# Deferred callchains (Linux 7.x, CONFIG_UNWIND_USER): perf --call-graph
+# fp,defer has the task walk its own stack on its way back to user
+# space, through unwind_user(), which the module diverts (deferred.c).
+# The same chains as with -g, where the kernel's walker (frame pointers)
+# gives none; a stack whose callers' pages are not present (pagedrop)
+# whole, where the NMI walk, which must not fault, breaks; a library
+# dlopen'ed after exec covered from the first samples (the walk scans a
+# process whose mappings changed itself).
+t_defer()
+{
+	load
+	grep -q '^unwind_user on$' "$UW_DBG/hooks"
+	ok $? "hooks: unwind_user on ($(tr '\n' ';' < "$UW_DBG/hooks"))"
+	UW_CALLGRAPH="--call-graph fp,defer"
+	unload
+	rec "$T/d0.data" -- /root/leaf-sf "$(ms 1000)"
+	ok $? "perf record --call-graph fp,defer of leaf-sf without the module"
+	expect_broken "(defer) without the module" "$T/d0.data" leaf-sf "$LEAF"
+	load
+	w0=$(stat_val deferred_walks)
+	rec "$T/d1.data" -- /root/leaf-sf "$(ms 1000)"
+	ok $? "perf record --call-graph fp,defer of leaf-sf with the module"
+	expect_full "(defer) with the module" "$T/d1.data" leaf-sf "$LEAF"
+	grew deferred_walks "$w0"
+	rec "$T/d2.data" -- /root/chain "$(ms 1000)"
+	expect_full "(defer) through libuwchain.so, linked" "$T/d2.data" \
+		chain "$CHAIN"
+	rec "$T/d3.data" -- /root/sigleaf "$(ms 1000)"
+	expect_full "(defer) a signal handler's chain" "$T/d3.data" sigleaf \
+		"$SIGCHAIN"
+	t_defer_fault
+	t_defer_scan
+	UW_CALLGRAPH=
+}
+
+# pagedrop: -g (NMI) cannot read the dropped pages; fp,defer faults them in.
+t_defer_fault()
+{
+	UW_CALLGRAPH=-g
+	rec "$T/p0.data" -- /root/pagedrop "$(ms 1000)"
+	report "(defer) pagedrop with -g" "$T/p0.data" pagedrop "$DROP"
+	p_nmi="$m_full of $m_inc"
+	[ "$m_inc" -ge "$UW_MIN" ] && at_most 50 "$m_full" "$m_inc"
+	ok $? "(defer) pagedrop with -g: $p_nmi samples in pd_c() whole ($(pct "$m_full" "$m_inc") <= 50%: the NMI walk cannot fault the pages in)"
+	UW_CALLGRAPH="--call-graph fp,defer"
+	f0=$(stat_val deferred_faults)
+	rec "$T/p1.data" -- /root/pagedrop "$(ms 1000)"
+	expect_at 95 "(defer) pagedrop with fp,defer" "$T/p1.data" \
+		pagedrop "$DROP"
+	f1=$(stat_val deferred_faults)
+	at_least 90 $((f1 - f0)) "$m_full"
+	ok $? "(defer) stats: deferred_faults +$((f1 - f0)) >= 90% of $m_full (with -g: $p_nmi)"
+}
+
+# chain-dl dlopen's its library right after exec: the deferred walk of its
+# first samples scans the process itself.
+t_defer_scan()
+{
+	s0=$(stat_val sync_scans)
+	rec "$T/s1.data" -- /root/chain-dl "$(ms 1000)"
+	expect_full "(defer) through libuwchain.so, dlopen'ed" "$T/s1.data" \
+		chain-dl "$CHAIN"
+	s1=$(stat_val sync_scans)
+	[ $((s1 - s0)) -ge 1 ]
+	ok $? "(defer) stats: sync_scans +$((s1 - s0)) >= 1"
+}
+
 # Frame pointers: the fallback gives what the kernel gave.
 t_fp()
 {
@@ -928,7 +1012,7 @@ t_dmesg()
 	fi
 }
 
-parts=${UW_PARTS:-"progs base running leaf fp lib swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"}
+parts=${UW_PARTS:-"progs base running leaf fp lib signal swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"}
 [ -n "${UW_PARTS:-}" ] || for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

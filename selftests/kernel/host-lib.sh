@@ -55,3 +55,48 @@ guest_results()
 		tap ok "guest ran the test to the end"
 	fi
 }
+
+# build_suite SUITE ARCH DIR: what the guest of Debian SUITE's kernel for
+# ARCH (x86_64, arm64) needs, made with that suite's tools in its chroot
+# (scripts/suite-root.sh, made on first use): uwind.ko in DIR/mod, built
+# by the kernel's external-module interface (make -C <headers> M=<dir>
+# modules) with the suite's compiler, which must print no warning; the
+# guest programs in DIR/progs, built by the suite's gcc.  Sets root (the
+# chroot) and kver (the kernel's release).  Three checks; returns 1 when
+# one failed.
+build_suite()
+{
+	_deb=amd64
+	[ "$2" = arm64 ] && _deb=arm64
+	mkdir -p "$3"
+	root=$(sh "$top/scripts/suite-root.sh" "$1" 2> "$3/root.log")
+	_r=$?
+	check $_r "Debian $1: its chroot, kernels and guest userland (scripts/suite-root.sh)"
+	[ $_r -eq 0 ] || { tail -n 20 "$3/root.log" | sed 's/^/# /'; return 1; }
+	kver=$(sed -n "s/^KVER_$_deb=//p" "$root/uwind/env")
+
+	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" "$3/mod" 2>&1)
+	_r=$?
+	_warn=$(echo "$_out" | grep -E 'warning:|error:|WARNING:' || :)
+	_vm=$(modinfo -F vermagic "$3/mod/uwind.ko" 2>/dev/null)
+	[ $_r -eq 0 ] && [ -z "$_warn" ] && [ "${_vm%% *}" = "$kver" ]
+	check $? "uwind.ko built against $kver ($2) by Debian $1's compiler with make -C <headers> M=<dir> modules: no warning, vermagic '$_vm'"
+	[ -z "$_warn" ] || echo "$_warn" | head -n 20 | sed 's/^/# /'
+	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
+
+	if [ "$2" = x86_64 ]; then
+		set -- "$1" "$2" "$3" KT_OUT="$3/progs" \
+			KT_VMLINUZ=/uwind/amd64/vmlinuz kernel-progs
+	else
+		set -- "$1" "$2" "$3" KA_OUT="$3/progs" kernel-arm64-progs
+	fi
+	_s=$1
+	_d=$3
+	shift 3
+	_out=$(sh "$top/scripts/suite-run.sh" "$_s" make -s --no-print-directory \
+		O="$O" "$@" 2>&1)
+	_r=$?
+	check $_r "the guest programs built by Debian $_s's gcc ($(sh "$top/scripts/suite-run.sh" "$_s" gcc -dumpfullversion 2>/dev/null))"
+	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
+	return 0
+}

@@ -1,24 +1,50 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# kernel.sh [O]: the kernel module's tests.  Checks the guest programs on
-# the host (SFrame where expected), boots the installed Debian kernel under
-# QEMU with them, uwind.ko and perf (scripts/kernel-guest.sh), runs
-# selftests/kernel/guest-tests.sh there, and re-prints the guest's "UWTAP:"
-# lines from the serial log as numbered TAP.  Needs "make module
-# kernel-progs" first (selftests/kernel/build.mk).  UWIND_ONLY=part,part
-# runs only those parts of guest-tests.sh (see there).
+# kernel.sh [O [SUITE [PARTS]]]: the kernel module's tests on the x86-64
+# kernel of a Debian SUITE (default: the host's, bookworm, Linux 6.1).
+# Checks the guest programs on the host (SFrame where expected), boots the
+# suite's kernel under QEMU with them, uwind.ko and perf
+# (scripts/kernel-guest.sh), runs selftests/kernel/guest-tests.sh there,
+# and re-prints the guest's "UWTAP:" lines from the serial log as
+# numbered TAP.
+#
+# bookworm: the installed Debian kernel, the programs and module of "make
+# kernel-module kernel-progs" (selftests/kernel/build.mk).  Another suite
+# (trixie: 6.12, forky: 7.2): its chroot (scripts/suite-root.sh, made on
+# first use), in which the module is built with that suite's compiler
+# through the kernel's external-module interface (no warning allowed) and
+# the programs with its gcc, into $O/kernel/SUITE-x86_64; the guest runs
+# that suite's perf, busybox and libraries.
+#
+# PARTS (comma separated) are the parts of guest-tests.sh to run, default
+# all; UWIND_ONLY=part,part overrides them.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${1:-${O:-build}}
+suite=${2:-bookworm}
+parts=${UWIND_ONLY:-${3:-}}
 export O
-kt=$O/selftests/kernel
-ko=$O/kernel/mod/uwind.ko
+host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 . "$top/selftests/common/tap.sh"
 . "$top/selftests/kernel/host-lib.sh"
 
 tap_begin
+if [ "$suite" = "$host" ]; then
+	kt=$O/selftests/kernel
+	ko=$O/kernel/mod/uwind.ko
+	name=kernel-tests
+	. "$top/scripts/kernel-env.sh"
+	kver=$UWIND_KVER
+else
+	td=$O/kernel/$suite-x86_64
+	kt=$td/progs
+	ko=$td/mod/uwind.ko
+	name=$suite-x86_64
+	build_suite "$suite" x86_64 "$td" || { tap_end; exit 1; }
+fi
+echo "# kernel: Debian $suite, $kver${parts:+; parts: $parts}"
 
 if [ "$(uname -m)" != x86_64 ]; then
 	tap_skip "kernel tests" "host is not x86-64"
@@ -36,7 +62,7 @@ for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
-check $? "module and guest programs are built${missing:+ (missing:$missing)}"
+check $? "$suite: module and guest programs are built${missing:+ (missing:$missing)}"
 [ -z "$missing" ] || { tap_end; exit 1; }
 
 # The fixtures themselves: SFrame (a PT_GNU_SFRAME segment) exactly where
@@ -61,25 +87,32 @@ for f in "$kt"/hot-*; do
 		/mov *%rsp,%rbp/ && fn !~ /^<(__do_global_dtors_aux|frame_dummy|(de)?register_tm_clones)>:$/ { print fn }' |
 		grep -q . && { r=1; echo "# $f sets up frame pointers"; }
 done
-check $r "fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf and the hot-* programs without frame pointers"
+check $r "$suite fixtures: SFrame in the -Wa,--gsframe builds only, leaf-sf and the hot-* programs without frame pointers"
 
 # The build refuses a kernel that is neither x86-64 nor arm64, saying so
 # (here: the installed headers with CONFIG_X86_64 unset and
 # SRCARCH=riscv), rather than failing somewhere in the compile or
-# building a module that cannot work.
-out=$(KMAKEFLAGS="CONFIG_X86_64= SRCARCH=riscv" \
-	sh "$top/scripts/build-module.sh" "$O/kernel/mod-noarch" 2>&1)
-r=$?
-rm -rf "$O/kernel/mod-noarch"
-[ "$r" -ne 0 ] && echo "$out" |
-	grep -q 'uwind: the kernel module supports x86-64 and arm64 only, and this kernel is riscv'
-check $? "the module build refuses a kernel that is neither x86-64 nor arm64, with a clear message"
-[ "$r" -ne 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
+# building a module that cannot work.  Once, on the host's suite.
+[ "$suite" = "$host" ] && out=$(KMAKEFLAGS="CONFIG_X86_64= SRCARCH=riscv" \
+	sh "$top/scripts/build-module.sh" -t "$O/kernel/mod-noarch" 2>&1)
+if [ "$suite" = "$host" ]; then
+	r=$?
+	rm -rf "$O/kernel/mod-noarch"
+	[ "$r" -ne 0 ] && echo "$out" |
+		grep -q 'uwind: the kernel module supports x86-64 and arm64 only, and this kernel is riscv'
+	check $? "the module build refuses a kernel that is neither x86-64 nor arm64, with a clear message"
+	[ "$r" -ne 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
+fi
 
-log=$(sh "$top/scripts/kernel-guest.sh" -n kernel-tests \
-	-T "${UWIND_QEMU_TIMEOUT:-400}" \
-	-a "${UWIND_ONLY:+uwind_only=$UWIND_ONLY}" \
+if [ "$suite" = "$host" ]; then
+	set --
+else
+	set -- -s "$suite" -d "$kt" -m "$ko"
+fi
+log=$(sh "$top/scripts/kernel-guest.sh" -n "$name" "$@" \
+	-T "${UWIND_QEMU_TIMEOUT:-600}" \
+	-a "${parts:+uwind_only=$parts}" \
 	-t "$top/selftests/kernel/guest-tests.sh")
 rc=$?
-guest_results "${log:-$O/kernel/kernel-tests.serial.log}" "$rc"
+guest_results "${log:-$O/kernel/$name.serial.log}" "$rc"
 tap_end

@@ -9,12 +9,17 @@
 #include <stdlib.h>
 #include <time.h>
 
-static inline unsigned long long now_ms(void)
+static inline unsigned long long now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (unsigned long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static inline unsigned long long now_ms(void)
+{
+	return now_us() / 1000;
 }
 
 /*

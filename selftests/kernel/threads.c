@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * threads: NTHREADS threads each spending its time at the end of the same
- * chain, worker -> thr_x -> thr_y -> spin.  Usage: threads [MILLISECONDS].  Prints
- * each thread's id and call count.
+ * chain, worker -> thr_x -> thr_y -> spin.  Usage: threads
+ * [MILLISECONDS].  Prints each thread's id and call count.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

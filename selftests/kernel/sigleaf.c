@@ -22,7 +22,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
-#include "../kernel/now.h"
+#include "now.h"
 
 static volatile unsigned long sink;
 static volatile sig_atomic_t done;
