@@ -17,6 +17,17 @@
 #include <linux/ftrace.h>
 #include <linux/version.h>
 
+/*
+ * What the module cannot do without, on any release: the callchain it
+ * replaces, and ftrace to divert it.  Refused here, with the reason.
+ */
+#ifndef CONFIG_PERF_EVENTS
+#error "uwind: this kernel has no CONFIG_PERF_EVENTS: there is no user callchain to walk"
+#endif
+#ifndef CONFIG_DYNAMIC_FTRACE
+#error "uwind: this kernel has no CONFIG_DYNAMIC_FTRACE: the module diverts perf_callchain_user() with an ftrace_ops"
+#endif
+
 /* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>. */
 #if __has_include(<linux/unaligned.h>)
 #include <linux/unaligned.h>

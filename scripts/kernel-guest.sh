@@ -95,6 +95,12 @@ for f in "$O/uwind:/usr/bin/uwind" "$root/usr/bin/mawk:/usr/bin/mawk"; do
 	done
 done
 [ -d "$kt/lib" ] && set -- "$@" "$kt/lib:/root/lib"
+# The size of leaf-sf's .sframe section, which the memory test bounds a
+# table's cost by (the guest has no readelf).
+sz=$(readelf -SW "$kt/leaf-sf" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' |
+	awk '$1 == ".sframe" { print $5; exit }')
+printf '%d\n' "0x${sz:-0}" > "$kdir/$name.sframe-size"
+set -- "$@" "$kdir/$name.sframe-size:/root/leaf-sf.sframe-size"
 set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh" \
 	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
 	"$top/selftests/kernel/inst-chains.awk:/root/inst-chains.awk"

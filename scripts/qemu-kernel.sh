@@ -127,7 +127,7 @@ t0=$(now)
 rc=0
 # shellcheck disable=SC2086
 timeout -k 5 "$tmo" $qemu $accel_args -nographic -no-reboot \
-	-m 1G -smp 2 -nic none -kernel "$vmlinux" -initrd "$initrd" \
+	-m 2G -smp 2 -nic none -kernel "$vmlinux" -initrd "$initrd" \
 	-append "console=$console panic=-1 quiet uwind_accel=$accel $extra" \
 	</dev/null >"$log" 2>&1 || rc=$?
 t1=$(now)

@@ -130,7 +130,7 @@ prun()
 	perf record -q -B -k mono -e cpu-clock -F "${UW_FREQ:-$F}" -g \
 		-o /tmp/bench.data -- "/root/$_p" "$@" > /tmp/bench.log 2>&1
 	echo 0 > $TR/tracing_on
-	perf script -i /tmp/bench.data -F comm,time,ip,sym --max-stack 4096 \
+	perf script --no-inline -i /tmp/bench.data -F comm,time,ip,sym --max-stack 4096 \
 		2> /dev/null > /tmp/bench.script
 	# The trace's lines, " 123.456789 |  1)   5.123 us  |  perf_...",
 	# then the samples (time, user frames, f* frames under the leaf).

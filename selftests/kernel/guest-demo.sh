@@ -37,7 +37,7 @@ show()
 show_stock()
 {
 	echo "UWDEMO-BEGIN $1"
-	perf script -i "$2" -F comm,ip,sym,dso 2> /dev/null | awk '
+	perf script --no-inline -i "$2" -F comm,ip,sym,dso 2> /dev/null | awk '
 	BEGIN { RS = ""; FS = "\n" }
 	$1 ~ /^ *hot-qsort/ {
 		c = ""; last = ""; run = 0

@@ -31,10 +31,14 @@ hot_chains()
 {
 	_e=0
 	[ "$1" != -e ] || { _e=1; shift; }
+	# perf 6.1 prints a frame's address relative to its file; later ones
+	# print the process's address, and the file's in the dsoff field.
+	_f=comm,tid,time,ip,sym,symoff,dso
+	perf script -F dsoff -i "$1" > /dev/null 2>&1 &&
+		_f=comm,tid,time,ip,sym,symoff,dsoff
 	for _d; do
-		perf script --no-demangle -i "$_d" \
-			-F comm,tid,time,ip,sym,symoff,dso > "$_d.txt" \
-			2> "$_d.script.err"
+		perf script --no-demangle --no-inline -i "$_d" -F "$_f" \
+			> "$_d.txt" 2> "$_d.script.err"
 	done
 	# shellcheck disable=SC2046
 	$INST_AWK -v spines="$(echo $HOT_SPINES)" -v early=$_e \

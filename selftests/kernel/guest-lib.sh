@@ -8,6 +8,17 @@ UW_DBG=/sys/kernel/debug/uwind
 UW_KO=/root/uwind.ko
 uw_fails=0
 
+# perf 7 looks source lines and inline frames up with the addr2line
+# program (perf trace --call-graph and perf script stop early when the
+# guest has none): have it use libdw, in process.
+case $(perf version 2>/dev/null) in
+"perf version "[0-6].*) ;;
+*)
+	[ -f "$HOME/.perfconfig" ] ||
+		printf '[addr2line]\n\tstyle = libdw\n' > "$HOME/.perfconfig"
+	;;
+esac
+
 # An awk function for the scripts' awk programs: hex(X), the value of
 # the hexadecimal digits X (busybox awk has no strtonum).
 UW_AWK_HEX='

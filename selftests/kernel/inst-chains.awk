@@ -7,8 +7,9 @@
 # libraries and the vDSO, "PLT PATH ADDR" for every address in the
 # programs' PLT sections and "ENTRY PATH ADDR" for the first 64 from the
 # dynamic linker's entry point (retaddrs.sh); each D.txt: `perf script
-# --no-demangle -F comm,tid,time,ip,sym,symoff,dso` (user addresses are
-# the files' own); the results of D.txt go to D.n.  SPINES:
+# --no-demangle -F comm,tid,time,ip,sym,symoff,dso` (perf 6.1: user
+# addresses are the files' own) or ...,dsoff (later perf: the files' own
+# after the DSO); the results of D.txt go to D.n.  SPINES:
 # "COMM:f1,f2,... COMM:..." the program's own functions from the
 # innermost down to main (main left out), for each program counted.
 #
@@ -146,7 +147,14 @@ function flush(   i, prog, d, sites, ok, chain, ours, vd) {
 			d = dso[i]
 			sub(/.*\//, "", d)
 			chain = chain (i > 1 ? " " : "") sym[i] "@" d
+			# The first frame that is not a call site, in full.
+			if (i > 1 && sites == 0 && !shown &&
+			    !((dso[i] " " addr[i]) in ret)) {
+				chain = chain "[not a call site: " dso[i] " " addr[i] "]"
+				shown = 1
+			}
 		}
+		shown = 0
 		bad[comm] = bad[comm] "# bad " comm ": " chain "\n"
 	}
 	comm = ""
@@ -171,19 +179,29 @@ FNR == 1 {
 	next
 }
 
-# A frame: "ADDR SYM+OFF (DSO)" or "ADDR [unknown] (DSO)".
+# A frame: "ADDR SYM+OFF (DSO)" or "ADDR [unknown] (DSO)" (perf 6.1:
+# ADDR the file's), or with the dsoff field "(DSO+0xOFF)" (OFF the file's,
+# ADDR the process's).
 /^[ \t]+[0-9a-f]+ / {
 	if (length($1) == 16 && $1 ~ /^ffff/)
 		next				# the kernel's
 	nfr++
 	addr[nfr] = $1
-	sub(/^0+/, "", addr[nfr])
 	s = $2
 	sub(/\+0x[0-9a-f]+$/, "", s)
 	sym[nfr] = s
 	d = $NF
 	sub(/^\(/, "", d)
 	sub(/\)$/, "", d)
+	if (d ~ /\+0x[0-9a-f]+$/) {
+		addr[nfr] = d
+		sub(/.*\+0x/, "", addr[nfr])
+		sub(/\+0x[0-9a-f]+$/, "", d)
+		# The vDSO, as perf copied it out ("[vdso]" in the dso field).
+		if (d ~ /\/perf-vdso\.so-/)
+			d = "[vdso]"
+	}
+	sub(/^0+/, "", addr[nfr])
 	dso[nfr] = d
 	next
 }
