@@ -12,7 +12,8 @@ make gcc libc6-dev python3
 clang-14 llvm-14 lld-14 libclang-rt-14-dev
 libelf-dev libdw-dev elfutils
 gdb gdb-multiarch valgrind libunwind8
-binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
+debootstrap
 gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
 gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross
 qemu-user qemu-system-arm

@@ -53,7 +53,7 @@ esac
 cache=${UWIND_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uwind}/suites
 root=$cache/$suite
 # What is asked for; a change here makes the next run make it again.
-want="v1 $suite gcc g++ cross-aarch64 cross-armhf headers-amd64+arm64 perf busybox libdw images-amd64+arm64 kvm arm64-sysroot"
+want="v2 $suite gcc g++ cross-aarch64 cross-aarch64-g++ cross-armhf headers-amd64+arm64 perf busybox libdw images-amd64+arm64 kvm arm64-sysroot"
 
 current()
 {
@@ -161,7 +161,7 @@ kvera=${hdra#linux-headers-}
 say "installing the compilers, $hdr64, perf and busybox"
 apt_in install -y --no-install-recommends \
 	make gcc g++ libc6-dev binutils file kmod xz-utils zstd mawk \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross \
 	"$hdr64" linux-perf busybox-static libdw1t64 ||
 	die "apt-get install failed"

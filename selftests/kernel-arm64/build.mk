@@ -24,6 +24,7 @@ ifeq ($(SAN),)
 KA_OUT := $(O)/selftests/kernel-arm64
 KA_A64 := $(KA_OUT)/a64
 KA_CC := aarch64-linux-gnu-gcc
+KA_CXX := aarch64-linux-gnu-g++
 KA_ARM := arm-linux-gnueabihf-
 KA_CC32 := $(KA_ARM)gcc
 KMOD_ARM64 := $(O)/kernel/arm64/mod/uwind.ko
@@ -106,6 +107,12 @@ $(KA_OUT)/chain-t32fp: selftests/kernel/chain.c selftests/kernel/now.h \
 	$(KA_CC32) $(KA_T32) -DLIB_FUNC=fp_lib_func -o $@ $< \
 		-L$(KA_OUT)/lib32 -luwfp32 -Wl,-rpath,/root/lib32
 
+# A stock AArch64 C++ program (plain -O2) hot in libstdc++'s
+# ostringstream, for the installed-table test.
+$(KA_OUT)/hot-oss: selftests/kernel/hotxx.cc selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CXX) -O2 -g -Wall -Wextra -Werror -DHOT_OSS -o $@ $<
+
 # A stock armhf program (-O2, Debian's defaults: Thumb-2, no unwind
 # tables) whose hot loop is in libc's memcpy.
 $(KA_OUT)/memloop32: selftests/kernel/memloop.c selftests/kernel/now.h
@@ -115,7 +122,7 @@ $(KA_OUT)/memloop32: selftests/kernel/memloop.c selftests/kernel/now.h
 KA_PROGS := $(KA_A64)/.built $(KA_OUT)/leaf-pac $(KA_OUT)/leaf-fppac \
 	$(KA_OUT)/sig-a64 $(KA_OUT)/leaf-t32 $(KA_OUT)/leaf-t32bad \
 	$(KA_OUT)/leaf-mix $(KA_OUT)/sig-t32 $(KA_OUT)/chain-t32fp \
-	$(KA_OUT)/memloop32
+	$(KA_OUT)/memloop32 $(KA_OUT)/hot-oss
 kernel-arm64-progs: $(KA_PROGS)
 
 KA_TEST := sh selftests/kernel-arm64/kernel-arm64.sh $(O)

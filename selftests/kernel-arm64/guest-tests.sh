@@ -278,6 +278,47 @@ t_stock32()
 # leaf's caller from the link register: those chains are whole too).
 HOT_CHAIN=@libc.so.6,hot_c,hot_b,hot_a,main,@libc.so.6,__libc_start_main,_start
 UW_INST_GOOD=${UW_INST_GOOD:-95}
+
+# cxx_whole DATA: hot-oss's samples whose innermost user frame is in the
+# C++ or C library, "INC FULL": full when the frames above format_once()
+# are all the libraries' (or std:: templates of the program, _Z...), then
+# format_once, main, and the chain ends in the program's _start.
+cxx_whole()
+{
+	pscript "$1" > "$1.txt"
+	awk '
+	BEGIN { RS = ""; FS = "\n" }
+	{
+		split($1, h, " ")
+		if (h[1] != "hot-oss")
+			next
+		n = 0
+		for (i = 2; i <= NF; i++) {
+			nf = split($i, f, " ")
+			if (nf < 2 || (length(f[1]) == 16 && f[1] ~ /^ffff/))
+				continue
+			s = f[2]
+			sub(/\+0x[0-9a-f]+$/, "", s)
+			d = f[nf]
+			gsub(/[()]/, "", d)
+			sub(/.*\//, "", d)
+			sym[++n] = s
+			dso[n] = d
+		}
+		if (n == 0 || dso[1] !~ /^lib(stdc\+\+|c|m)\.so/)
+			next
+		inc++
+		for (i = 1; i <= n && sym[i] != "format_once"; i++)
+			if (dso[i] !~ /^lib(stdc\+\+|c|m|gcc_s)\.so/ &&
+			    !(dso[i] == "hot-oss" && sym[i] ~ /^_Z/))
+				next
+		if (i >= n || sym[i + 1] != "main" || sym[n] != "_start" ||
+		    dso[n] != "hot-oss")
+			next
+		full++
+	}
+	END { print inc + 0, full + 0 }' "$1.txt"
+}
 t_installed()
 {
 	unload
@@ -302,8 +343,27 @@ t_installed()
 	ok $? "installed tables read +$((i1 - i0)) >= 2, frames_sframe +$((f1 - f0)) >= 5 x $m_full"
 	tables_want hot-mem /root/hot-mem installed
 	tables_want hot-mem libc.so.6 installed
+	t_installed_cxx
 	rm -rf /var/lib/uwind
 	echo 1 > "$UW_DBG/installed"
+}
+
+# The same for hot-oss, hot in libstdc++ (its chain's shape varies with
+# the library's inlining: cxx_whole judges it).  The tables are in.
+t_installed_cxx()
+{
+	unload
+	run hot-oss "stock AArch64 C++, hot in libstdc++, the kernel's walker"
+	set -- $(cxx_whole "$T/hot-oss.data")
+	oss_base="${2:-0} of ${1:-0}"
+	load
+	run hot-oss "stock AArch64 C++, hot in libstdc++, with installed tables"
+	set -- $(cxx_whole "$T/hot-oss.data")
+	seen hot-oss "@libstdc++.so.6" 8 < "$T/hot-oss.data.txt" | diag
+	echo "# INSTALLED hot-oss: the kernel's walker $oss_base, with installed tables ${2:-0} of ${1:-0}"
+	[ "${1:-0}" -ge "$UW_MIN" ] && at_least "$UW_INST_GOOD" "${2:-0}" "$1"
+	ok $? "hot-oss with installed tables (hot in libstdc++, plain -O2): ${2:-0} of ${1:-0} samples in the C++ and C libraries whole to _start ($(pct "${2:-0}" "${1:-0}") >= $UW_INST_GOOD%)"
+	tables_want hot-oss libstdc++.so.6 installed
 }
 
 # The sections, in this order; "uwind_only=NAME,NAME" on the kernel

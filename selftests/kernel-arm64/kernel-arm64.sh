@@ -50,7 +50,7 @@ fi
 a64=$ka/a64
 echo "# kernel: Debian $suite, arm64${parts:+; parts: $parts}"
 progs32="leaf-t32 leaf-t32bad leaf-mix sig-t32 chain-t32fp memloop32"
-progs64="leaf-pac leaf-fppac sig-a64"
+progs64="leaf-pac leaf-fppac sig-a64 hot-oss"
 missing=""
 for f in "$ko" "$a64/.built" "$a64/leaf-sf" "$a64/leaf-fp" "$a64/lib" \
     "$ka/lib32/libuwfp32.so"; do
@@ -183,28 +183,34 @@ for lib in $(${arm}readelf -dW "$ka/memloop32" |
 done
 check $r "EHABI coverage of the armhf libraries memloop32 maps, measured (readelf -u)"
 
-# Installed tables for hot-mem, a stock AArch64 program (plain -O2: no
-# SFrame; frame records, as GCC keeps them on AArch64) whose hot loop is
-# libc's memcpy and memset, and for the libraries it maps: made here from
-# their DWARF CFI by `uwind sframe --install --dir`, at /root/inst in the
-# guest, which installs them (/var/lib/uwind/build-id) for its test only.
-# The guest maps these very files (the arm64 sysroot's), so their
-# build-ids match.
+# Installed tables for hot-mem and hot-oss, stock AArch64 programs (plain
+# -O2: no SFrame; frame records, as GCC keeps them on AArch64) whose hot
+# loops are libc's memcpy and memset and libstdc++'s ostringstream, and
+# for the libraries they map: made here from their DWARF CFI by `uwind
+# sframe --install --dir`, at /root/inst in the guest, which installs
+# them (/var/lib/uwind/build-id) for its test only.  The guest maps these
+# very files (the arm64 sysroot's), so their build-ids match.
 inst=$ka/inst
 rm -rf "$inst"
-set -- "$a64/hot-mem" "$UWIND_SYSROOT$(${a}readelf -lW "$a64/hot-mem" |
+set -- "$a64/hot-mem" "$ka/hot-oss" "$UWIND_SYSROOT$(${a}readelf -lW "$a64/hot-mem" |
 	sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')"
-for l in $(${a}readelf -dW "$a64/hot-mem" |
-    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
-	set -- "$@" "$UWIND_SYSROOT/lib/aarch64-linux-gnu/$l"
+for l in $(${a}readelf -dW "$a64/hot-mem" "$ka/hot-oss" |
+    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | sort -u); do
+	for d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
+		[ -f "$UWIND_SYSROOT/$d/$l" ] || continue
+		set -- "$@" "$UWIND_SYSROOT/$d/$l"
+		break
+	done
 done
 out=$("$O/uwind" sframe --install --dir "$inst" "$@" 2>&1)
 r=$?
 echo "$out" | sed 's/^/# /'
-! ${a}readelf -lW "$a64/hot-mem" | grep -q GNU_SFRAME &&
-	fn "$a64/hot-mem" main | grep -q 'mov	x29, sp' || r=1
+for p in "$a64/hot-mem" "$ka/hot-oss"; do
+	! ${a}readelf -lW "$p" | grep -q GNU_SFRAME &&
+		fn "$p" main | grep -q 'mov	x29, sp' || r=1
+done
 [ $r -eq 0 ] && echo "$out" | grep -q "^uwind: $# installed"
-check $? "uwind sframe --install --dir: tables for hot-mem (plain -O2, no SFrame) and its $(($# - 1)) libraries"
+check $? "uwind sframe --install --dir: tables for hot-mem, hot-oss (plain -O2, no SFrame) and their $(($# - 2)) libraries"
 
 # Everything for the guest: the AArch64 builds of the kernel tests'
 # programs at /root (their libraries at /root/lib), this stage's, the
