@@ -49,6 +49,8 @@ int bp_file_open(const char *path, uint64_t base, struct bp_file *f)
 	int fd, err;
 
 	memset(f, 0, sizeof(*f));
+	if (tool_file_check(path, false, NULL))
+		return -1;
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
@@ -295,7 +297,7 @@ int cmd_bp_lookup(int argc, char **argv)
 	const char *sym = NULL, *base_s = NULL;
 	bool verbose = false, index = false;
 	struct bp_file f;
-	uint64_t base = 0, pc;
+	uint64_t base = 0, *pcs;
 	int i, naddr = 0, ret = 0;
 	char **addr = calloc((size_t)argc, sizeof(*addr));
 
@@ -315,14 +317,20 @@ int cmd_bp_lookup(int argc, char **argv)
 		else
 			addr[naddr++] = argv[i];
 	}
-	if (!sym || !naddr || (base_s && parse_u64(base_s, &base))) {
+	if (!sym || !naddr || (base_s && parse_addr(base_s, &base))) {
 		fprintf(stderr, "usage: uwind lookup --breakpad SYM [--base"
 			" ADDR] [--index] [-v] ADDR...\n");
 		free(addr);
 		return 2;
 	}
+	pcs = parse_addr_args(addr, naddr, UINT64_MAX);
+	if (!pcs) {
+		free(addr);
+		return 2;
+	}
 	if (bp_file_open(sym, base, &f)) {
 		free(addr);
+		free(pcs);
 		return 1;
 	}
 	if (index && bp_file_index(&f)) {
@@ -330,16 +338,10 @@ int cmd_bp_lookup(int argc, char **argv)
 		ret = 1;
 		naddr = 0;
 	}
-	for (i = 0; i < naddr; i++) {
-		if (parse_u64(addr[i], &pc)) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				addr[i]);
-			ret = 2;
-			continue;
-		}
-		ret |= bp_lookup_line(&f, pc, verbose, stdout);
-	}
+	for (i = 0; i < naddr; i++)
+		ret |= bp_lookup_line(&f, pcs[i], verbose, stdout);
 	bp_file_close(&f);
 	free(addr);
+	free(pcs);
 	return ret;
 }

@@ -34,10 +34,10 @@ bool chrome_wanted(int argc, char **argv)
 	return false;
 }
 
-static int open_ctab(int argc, char **argv, struct ctab *c)
+static int parse_ctab(int argc, char **argv, struct ctab *c)
 {
 	const char *text = NULL;
-	int i, err;
+	int i;
 
 	memset(c, 0, sizeof(*c));
 	for (i = 1; i < argc; i++) {
@@ -58,10 +58,18 @@ static int open_ctab(int argc, char **argv, struct ctab *c)
 		fprintf(stderr, "uwind: --chrome needs a TABLE\n");
 		return -1;
 	}
-	if (text && parse_u64(text, &c->text)) {
-		fprintf(stderr, "uwind: bad --text '%s'\n", text);
+	if (text && parse_addr(text, &c->text)) {
+		fprintf(stderr, "uwind: bad --text '%s': not a hex address\n",
+			text);
 		return -1;
 	}
+	return 0;
+}
+
+static int load_ctab(struct ctab *c)
+{
+	int err;
+
 	if (tool_load_raw(c->path, c->text, &c->t))
 		return -1;
 	err = uw_chrome_init(&c->ct, &c->t.span, c->text, false);
@@ -187,14 +195,15 @@ int cmd_chrome_dump(int argc, char **argv)
 	uint32_t p, lo, hi, i;
 	int ret = 0;
 
-	if (open_ctab(argc, argv, &c))
-		return 1;
+	if (parse_ctab(argc, argv, &c))
+		return 2;
 	if (c.first != argc) {
 		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
 			argv[c.first]);
-		tool_table_free(&c.t);
 		return 2;
 	}
+	if (load_ctab(&c))
+		return 1;
 	printf("Chrome unwind table %s: %zu bytes, text at 0x%llx\n", c.path,
 	       c.t.span.size, (unsigned long long)c.text);
 	printf("  Header:\n");
@@ -255,31 +264,24 @@ int cmd_chrome_lookup(int argc, char **argv)
 {
 	struct syn_mem *m;
 	struct ctab c;
-	uint64_t addr;
+	uint64_t *addrs;
 	int i, ret = 0;
 
-	if (open_ctab(argc, argv, &c))
-		return 1;
-	if (c.first == argc) {
-		fprintf(stderr, "uwind: lookup: no address\n");
-		tool_table_free(&c.t);
+	if (parse_ctab(argc, argv, &c))
 		return 2;
-	}
+	addrs = parse_addr_args(argv + c.first, argc - c.first, 0xffffffffu);
+	if (!addrs)
+		return 2;
 	m = malloc(sizeof(*m));
-	if (!m) {
-		tool_table_free(&c.t);
+	if (!m || load_ctab(&c)) {
+		free(m);
+		free(addrs);
 		return 1;
 	}
-	for (i = c.first; i < argc; i++) {
-		if (parse_u64(argv[i], &addr) || addr > 0xffffffffu) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
-		ret |= lookup_one(&c, addr, m);
-	}
+	for (i = 0; i < argc - c.first; i++)
+		ret |= lookup_one(&c, addrs[i], m);
 	free(m);
+	free(addrs);
 	tool_table_free(&c.t);
 	return ret;
 }

@@ -473,6 +473,8 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 	size_t n = 0, i, usable = 0;
 	int fd, ret = 1, nocfi;
 
+	if (tool_file_check(path, false, NULL))
+		return 1;
 	if (macho_is(path))
 		return cu_to_breakpad(path, arch, out);
 	if (arch) {
@@ -487,9 +489,11 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	c.elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!c.elf || elf_kind(c.elf) != ELF_K_ELF || !gelf_getehdr(c.elf, &c.eh)) {
-		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
+	c.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (tool_elf_check(path, c.elf) || !gelf_getehdr(c.elf, &c.eh))
+		goto out;
+	if (cfi_is_object(c.elf)) {
+		tool_err(path, "%s", CFI_OBJECT_REFUSED);
 		goto out;
 	}
 	nocfi = open_cfi(&c);
@@ -541,10 +545,12 @@ static int to_chrome(const char *sym, const char *outp, const char *text,
 	FILE *in, *out;
 	int ret = 1;
 
-	if (text && parse_u64(text, &text_start)) {
+	if (text && parse_addr(text, &text_start)) {
 		fprintf(stderr, "uwind: convert: bad --text '%s'\n", text);
 		return 2;
 	}
+	if (strcmp(sym, "-") && tool_file_check(sym, false, NULL))
+		return 1;
 	in = strcmp(sym, "-") ? fopen(sym, "r") : stdin;
 	if (!in) {
 		fprintf(stderr, "uwind: %s: %s\n", sym, strerror(errno));

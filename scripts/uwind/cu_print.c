@@ -259,7 +259,7 @@ int cmd_cu_lookup(int argc, char **argv)
 	struct uw_cu_entry e;
 	struct macho m;
 	struct uw_cu cu;
-	uint64_t pc;
+	uint64_t pc, *addrs;
 	int i, err, ret = 0;
 
 	if (argc < 3) {
@@ -267,15 +267,15 @@ int cmd_cu_lookup(int argc, char **argv)
 			" ADDR...\n");
 		return 2;
 	}
-	if (cu_open(argv[1], arch, &m, &cu))
+	addrs = parse_addr_args(argv + 2, argc - 2, UINT64_MAX);
+	if (!addrs)
+		return 2;
+	if (cu_open(argv[1], arch, &m, &cu)) {
+		free(addrs);
 		return 1;
-	for (i = 2; i < argc; i++) {
-		if (parse_u64(argv[i], &pc)) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
+	}
+	for (i = 0; i < argc - 2; i++) {
+		pc = addrs[i];
 		printf("0x%llx ", (unsigned long long)pc);
 		err = uw_cu_find(&cu, pc, &e);
 		if (err == UW_ENOENT)
@@ -288,6 +288,7 @@ int cmd_cu_lookup(int argc, char **argv)
 		if (err && err != UW_ENOENT)
 			ret = 1;
 	}
+	free(addrs);
 	macho_close(&m);
 	return ret;
 }

@@ -39,7 +39,8 @@ bool ehabi_wanted(int argc, char **argv)
 	Elf *elf;
 	int fd;
 
-	if (argc < 2 || argv[1][0] == '-')
+	if (argc < 2 || argv[1][0] == '-' ||
+	    tool_file_check(argv[1], true, NULL))
 		return false;
 	elf_version(EV_CURRENT);
 	fd = open(argv[1], O_RDONLY);
@@ -232,31 +233,23 @@ int cmd_ehabi_lookup(int argc, char **argv)
 {
 	struct syn_mem *m;
 	struct arm_elf a;
-	uint64_t addr;
+	uint64_t *addrs;
 	int i, ret = 0;
 
-	if (argc < 3) {
-		fprintf(stderr, "uwind: lookup: no address\n");
+	addrs = parse_addr_args(argv + 2, argc - 2, 0xffffffffu);
+	if (!addrs)
 		return 2;
-	}
 	m = malloc(sizeof(*m));
-	if (!m)
-		return 1;
-	if (arm_open(&a, argv[1])) {
+	if (!m || arm_open(&a, argv[1])) {
 		free(m);
+		free(addrs);
 		arm_close(&a);
 		return 1;
 	}
-	for (i = 2; i < argc; i++) {
-		if (parse_u64(argv[i], &addr) || addr > 0xffffffffu) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
-		ret |= lookup_one(&a, addr, m);
-	}
+	for (i = 0; i < argc - 2; i++)
+		ret |= lookup_one(&a, addrs[i], m);
 	free(m);
+	free(addrs);
 	arm_close(&a);
 	return ret;
 }

@@ -262,6 +262,9 @@ int arm_open(struct arm_elf *a, const char *path)
 
 	memset(a, 0, sizeof(*a));
 	a->path = path;
+	a->fd = -1;
+	if (tool_file_check(path, false, NULL))
+		return -1;
 	elf_version(EV_CURRENT);
 	a->fd = open(path, O_RDONLY);
 	if (a->fd < 0) {

@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cfi.h"
+#include "input.h"
 #include "install.h"
 #include "sframe_gen.h"
 #include "uwind.h"
@@ -98,38 +99,54 @@ static void *read_vdso(int pid, size_t *size)
  * Open NAME for reading (a path, or "[vdso]": the vDSO of pid, 0 for
  * ours) into s.  0, or -1 with a message printed unless quiet.
  */
+static int open_file(const char *name, struct inst_src *s)
+{
+	size_t size;
+
+	if (tool_file_check(name, true, &s->why))
+		return -1;
+	s->fd = open(name, O_RDONLY);
+	if (s->fd < 0) {
+		s->why = strerror(errno);
+		return -1;
+	}
+	s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF ||
+	    !elf_rawfile(s->elf, &size)) {
+		s->why = "not an ELF file";
+		return -1;
+	}
+	s->why = tool_elf_defect(s->elf, size, s->whybuf, sizeof(s->whybuf));
+	return s->why ? -1 : 0;
+}
+
 int inst_open(const char *name, int pid, bool quiet, struct inst_src *s)
 {
 	size_t size = 0;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	elf_version(EV_CURRENT);
 	if (!strcmp(name, "[vdso]")) {
 		s->heap = read_vdso(pid, &size);
-		if (!s->heap) {
-			if (!quiet)
-				fprintf(stderr,
-					"uwind: cannot read the vDSO\n");
-			return -1;
-		}
-		s->elf = elf_memory(s->heap, size);
+		s->elf = s->heap ? elf_memory(s->heap, size) : NULL;
+		s->why = s->heap ? "the vDSO is not an ELF image" :
+			 "cannot read the vDSO";
+		ret = s->elf && elf_kind(s->elf) == ELF_K_ELF ? 0 : -1;
 	} else {
-		s->fd = open(name, O_RDONLY);
-		if (s->fd < 0) {
-			if (!quiet)
-				fprintf(stderr, "uwind: %s: %s\n", name,
-					strerror(errno));
-			return -1;
-		}
-		s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+		ret = open_file(name, s);
 	}
-	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF) {
+	if (ret) {
 		if (!quiet)
-			fprintf(stderr, "uwind: %s: not an ELF file\n", name);
+			tool_err(name, "%s", s->why);
+		/* Kept for the caller's message, past inst_close(). */
+		snprintf(s->whybuf, sizeof(s->whybuf), "%s", s->why);
 		inst_close(s);
+		s->why = s->whybuf;
 		return -1;
 	}
+	s->why = NULL;
 	return 0;
 }
 
@@ -140,7 +157,8 @@ void inst_close(struct inst_src *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->heap);
-	memset(s, 0, sizeof(*s));
+	s->elf = NULL;
+	s->heap = NULL;
 	s->fd = -1;
 }
 
@@ -371,9 +389,9 @@ static void install_one(struct inst_ctx *c, const char *name, const char *open,
 {
 	struct inst_src s;
 
-	if (inst_open(open ? open : name, pid, c->filter, &s)) {
+	if (inst_open(open ? open : name, pid, true, &s)) {
 		if (!c->filter)
-			failed(c, name, "cannot be read as ELF");
+			failed(c, name, s.why);
 		return;
 	}
 	if (!seen_before(c, s.fd))

@@ -82,25 +82,26 @@ static int parse_table_args(int argc, char **argv, struct table_opts *o,
 			return -1;
 		}
 		o->file = argv[i++];
+	} else if (!o->vaddr || parse_addr(o->vaddr, &o->vaddr_v)) {
+		fprintf(stderr, "uwind: --sframe needs --vaddr ADDR (hex)\n");
+		return -1;
 	}
 	*first_free = i;
 	return 0;
 }
 
 /* Load and decode the table; an unsorted one (an object file's) too. */
-static int open_table(int argc, char **argv, struct tool_table *t,
-		      struct uw_sframe *sf, bool *unsorted, int *first_free)
+static int open_table(const struct table_opts *o, struct tool_table *t,
+		      struct uw_sframe *sf, bool *unsorted)
 {
-	struct table_opts o;
 	int err;
 
-	if (parse_table_args(argc, argv, &o, first_free) ||
-	    load_table_opts(&o, t))
+	if (load_table_opts(o, t))
 		return -1;
 	err = tool_sframe_open(t, sf, unsorted);
 	if (err) {
 		fprintf(stderr, "uwind: %s: bad SFrame section: %s\n",
-			o.raw ? o.raw : o.file, uw_strerror(err));
+			o->raw ? o->raw : o->file, uw_strerror(err));
 		tool_table_free(t);
 		return -1;
 	}
@@ -215,18 +216,20 @@ int cmd_dump(int argc, char **argv)
 	struct uw_sframe sf;
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
+	struct table_opts o;
 	uint32_t i, j, off;
 	int first, err, ret = 0;
 	bool unsorted;
 
-	if (open_table(argc, argv, &t, &sf, &unsorted, &first))
-		return 1;
+	if (parse_table_args(argc, argv, &o, &first))
+		return 2;
 	if (first != argc) {
 		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
 			argv[first]);
-		tool_table_free(&t);
 		return 2;
 	}
+	if (open_table(&o, &t, &sf, &unsorted))
+		return 1;
 	print_header(&sf, &t);
 	for (i = 0; i < sf.num_fdes; i++) {
 		err = uw_sframe_fde(&sf, i, &fde);
@@ -279,26 +282,26 @@ int cmd_lookup(int argc, char **argv)
 	struct tool_table t;
 	struct uw_sframe sf;
 	struct uw_row row;
-	uint64_t pc;
+	struct table_opts o;
+	uint64_t pc, *addrs;
 	int first, i, err, ret = 0;
 	bool unsorted;
 
-	if (open_table(argc, argv, &t, &sf, &unsorted, &first))
-		return 1;
-	if (first == argc) {
-		fprintf(stderr, "uwind: lookup: no address\n");
-		tool_table_free(&t);
+	if (parse_table_args(argc, argv, &o, &first))
 		return 2;
-	}
-	if (unsorted && sort_table(&t, &sf))
+	addrs = parse_addr_args(argv + first, argc - first, UINT64_MAX);
+	if (!addrs)
+		return 2;
+	if (open_table(&o, &t, &sf, &unsorted)) {
+		free(addrs);
 		return 1;
-	for (i = first; i < argc; i++) {
-		if (parse_u64(argv[i], &pc)) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
+	}
+	if (unsorted && sort_table(&t, &sf)) {
+		free(addrs);
+		return 1;
+	}
+	for (i = 0; i < argc - first; i++) {
+		pc = addrs[i];
 		err = uw_sframe_find(&sf, pc, &row);
 		printf("0x%llx", (unsigned long long)pc);
 		if (err == UW_ENOENT) {
@@ -318,6 +321,7 @@ int cmd_lookup(int argc, char **argv)
 		tool_print_rule(stdout, &sf, &row.fp);
 		printf("\n");
 	}
+	free(addrs);
 	tool_table_free(&t);
 	return ret;
 }

@@ -345,6 +345,8 @@ void *stk_map_file(const char *path, size_t min_size, const char *what,
 	void *img;
 	int fd;
 
+	if (tool_file_check(path, false, NULL))
+		return NULL;
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
@@ -822,7 +824,7 @@ static int apply_chrome(struct stk_target *t, const char *exe,
 		return -1;
 	}
 	if (text) {
-		if (parse_u64(text, &text_start)) {
+		if (parse_addr(text, &text_start)) {
 			fprintf(stderr, "uwind: bad --text '%s'\n", text);
 			return -1;
 		}
@@ -994,7 +996,7 @@ int cmd_stack(int argc, char **argv)
 		free(syms);
 		return stack_usage();
 	}
-	if (pid_s && (parse_u64(pid_s, &pid) || !pid || pid > INT32_MAX)) {
+	if (pid_s && parse_count(pid_s, INT32_MAX, &pid)) {
 		fprintf(stderr, "uwind: bad pid '%s'\n", pid_s);
 		return 2;
 	}

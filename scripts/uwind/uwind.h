@@ -10,6 +10,7 @@
 #include <gelf.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+#include "input.h"
 #include "uwsf.h"
 
 #ifndef PT_GNU_SFRAME
@@ -20,6 +21,7 @@
 struct tool_table {
 	struct uw_span span;
 	void *owned;		/* heap copy to free, or NULL */
+	struct tool_file file;	/* or the file mapped, data NULL if not */
 	const char *name;	/* section name */
 };
 
@@ -79,9 +81,9 @@ int cmd_verify(int argc, char **argv);
 struct table_opts {
 	const char *raw;
 	const char *vaddr;
+	uint64_t vaddr_v;	/* vaddr, parsed */
 	const char *file;
 };
-int parse_u64(const char *s, uint64_t *v);
 int load_table_opts(const struct table_opts *o, struct tool_table *t);
 
 /* One line of /proc/PID/maps (procmaps.c). */
@@ -106,6 +108,7 @@ struct uwsf_check {
 /* A header, decoded (uwsf_parse). */
 struct uwsf_hdr {
 	uint16_t machine;
+	bool big_endian;
 	uint8_t id_len;
 	uint8_t build_id[UWSF_MAX_ID];
 	uint64_t vaddr;
@@ -118,5 +121,9 @@ int uwsf_check_range(Elf *elf, struct uwsf_check *c);
 void uwsf_header(const struct sg_result *r, const struct uwsf_check *c,
 		 uint8_t *h);
 bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d);
+int uwsf_read_header(const char *path, const uint8_t *img, size_t size,
+		     struct uwsf_hdr *d);
+int uwsf_check_machine(const char *path, const struct uwsf_hdr *d,
+		       const struct uw_sframe *sf);
 
 #endif
