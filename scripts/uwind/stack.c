@@ -209,6 +209,50 @@ static const struct stk_seg *find_seg(const struct stk_target *t,
 	return NULL;
 }
 
+const uint8_t *stk_core_bytes(const struct stk_target *t, uint64_t addr,
+			      size_t len)
+{
+	const struct stk_seg *s = find_seg(t, addr);
+
+	if (!s || len > s->size - (addr - s->start))
+		return NULL;
+	return s->data + (addr - s->start);
+}
+
+void stk_add_vma(struct stk_target *t, uint64_t start, uint64_t end)
+{
+	if (end <= start)
+		return;
+	t->vmas = stk_xrealloc(t->vmas, t->nvmas + 1, sizeof(*t->vmas));
+	t->vmas[t->nvmas].start = start;
+	t->vmas[t->nvmas].end = end;
+	t->nvmas++;
+}
+
+static int cmp_vma(const void *a, const void *b)
+{
+	const struct stk_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether addr lies in a mapping of the process (vmas sorted). */
+bool stk_in_vma(const struct stk_target *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nvmas, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < t->vmas[mid].start)
+			hi = mid;
+		else if (addr >= t->vmas[mid].end)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
 static const struct stk_map *find_map(const struct stk_target *t,
 				      uint64_t addr)
 {
@@ -572,6 +616,22 @@ static int convert_cfi(struct stk_target *t, struct stk_file *f)
 	return 0;
 }
 
+/* Forget a file's contents: not the one the process had mapped. */
+static void unload_file(struct stk_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->img && f->heap)
+		free(f->img);
+	else if (f->img)
+		munmap(f->img, f->size);
+	free(f->syms);
+	f->elf = NULL;
+	f->img = NULL;
+	f->syms = NULL;
+	f->nsyms = 0;
+}
+
 static void file_modules(struct stk_target *t, struct stk_file *f)
 {
 	size_t i, n;
@@ -585,6 +645,10 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 	if (!f->placed) {
 		fprintf(stderr, "uwind: %s: cannot place the file in memory\n",
 			f->path);
+		return;
+	}
+	if (stk_core_check_file(t, f)) {
+		unload_file(f);
 		return;
 	}
 	err = tool_elf_sframe(f->elf, &f->tab);
@@ -766,8 +830,17 @@ static void print_thread(struct stk_target *t, size_t n,
 	nf = uw_walk(&cur, &cfg, &th->regs, frames, MAX_FRAMES, &res);
 	for (i = 0; i < nf; i++)
 		print_frame(t, (unsigned int)i, &frames[i]);
-	printf("# stopped: %s (%s)\n", uw_stop_name(res.stop),
-	       uw_strerror(res.err));
+	/*
+	 * A chain that ends cleanly at a pc no mapping holds ended on a
+	 * bad return address (a wrong program, a smashed stack).
+	 */
+	if (!res.err && nf && !stk_in_vma(t, frames[nf - 1].pc))
+		printf("# stopped: %s (pc 0x%llx is outside every mapping)\n",
+		       uw_stop_name(res.stop),
+		       (unsigned long long)frames[nf - 1].pc);
+	else
+		printf("# stopped: %s (%s)\n", uw_stop_name(res.stop),
+		       uw_strerror(res.err));
 }
 
 static void free_target(struct stk_target *t)
@@ -777,20 +850,15 @@ static void free_target(struct stk_target *t)
 	for (i = 0; i < t->nfiles; i++) {
 		struct stk_file *f = t->files[i];
 
-		if (f->elf)
-			elf_end(f->elf);
-		if (f->img && f->heap)
-			free(f->img);
-		else if (f->img)
-			munmap(f->img, f->size);
+		unload_file(f);
 		tool_table_free(&f->tab);
-		free(f->syms);
 		free(f->path);
 		free(f->open_path);
 		free(f);
 	}
 	free(t->files);
 	free(t->maps);
+	free(t->vmas);
 	free(t->segs);
 	free(t->threads);
 	free(t->mods);
@@ -1009,7 +1077,11 @@ int cmd_stack(int argc, char **argv)
 	if (!ret) {
 		if (t.nmaps)
 			qsort(t.maps, t.nmaps, sizeof(*t.maps), cmp_map);
+		if (t.nvmas)
+			qsort(t.vmas, t.nvmas, sizeof(*t.vmas), cmp_vma);
 		build_modules(&t);
+		if (t.exe_refused)
+			ret = 1;
 		/* --no-sframe: what a plain frame-pointer unwinder sees. */
 		for (i = 0; no_sframe && i < t.nmods; i++)
 			t.mods[i].sframe = NULL;

@@ -55,9 +55,25 @@ struct stk_seg {
 	const uint8_t *data;
 };
 
+/* The signal a core's process died of (NT_SIGINFO, else pr_cursig). */
+struct stk_signal {
+	int signo, code, tid;
+	bool has_code;		/* from NT_SIGINFO: code and what follows */
+	bool has_addr;		/* a fault: addr is where */
+	uint64_t addr;
+	bool has_sender;	/* sent by a process: its pid and uid */
+	int pid, uid;
+};
+
+/* An address range the process had mapped, file or not. */
+struct stk_range {
+	uint64_t start, end;
+};
+
 struct stk_thread {
 	int tid;
 	bool ok;		/* registers known */
+	int cursig;		/* core: the signal it was stopped by, or 0 */
 	struct uw_regs regs;
 };
 
@@ -79,10 +95,21 @@ struct stk_target {
 	struct stk_seg *segs;	/* sorted by start once loaded */
 	size_t nsegs;
 
-	bool has_entry, has_vdso;
-	uint64_t at_entry, at_vdso;
+	bool has_entry, has_vdso, has_phdr;
+	uint64_t at_entry, at_vdso, at_phdr, at_phnum;
+
+	struct stk_range *vmas;	/* every mapping, sorted once loaded */
+	size_t nvmas;
+
+	/* The program: --exe's file, or the file mapping AT_ENTRY. */
+	struct stk_file *exe;
+	const char *exe_arg;	/* --exe as given, or NULL */
+	bool exe_refused;	/* --exe is not the core's program */
 
 	/* core */
+	struct stk_signal sig;	/* signo 0: none known */
+	int ps_pid;		/* NT_PRPSINFO, 0 without */
+	char ps_args[81];	/* its command line (pr_psargs) */
 	uint8_t *core_img;
 	size_t core_size;
 	Elf *core_elf;
@@ -114,10 +141,25 @@ void stk_add_vdso(struct stk_target *t, uint64_t base, uint8_t *img,
 int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap);
 int stk_read(void *ctx, uint64_t addr, void *dst, size_t len);
 uint64_t stk_load_u64(const uint8_t *p, bool big_endian);
+void stk_add_vma(struct stk_target *t, uint64_t start, uint64_t end);
+bool stk_in_vma(const struct stk_target *t, uint64_t addr);
+/* The core's own bytes [addr, addr + len), or NULL if it lacks some. */
+const uint8_t *stk_core_bytes(const struct stk_target *t, uint64_t addr,
+			      size_t len);
 
 /* stack_core.c */
 int stk_core_open(struct stk_target *t, const char *core, const char *exe);
 void stk_core_close(struct stk_target *t);
+/*
+ * Whether the file, placed, is the one the process had mapped: its
+ * build-id note against the core's bytes there, and for the program
+ * without them, its entry and program headers against the core's
+ * auxiliary vector.  0 (it is, or nothing tells), -1 (it is not: said
+ * on stderr, and t->exe_refused set when it is the program --exe named).
+ */
+int stk_core_check_file(struct stk_target *t, struct stk_file *f);
+/* The name of a signal's si_code ("SEGV_MAPERR", "SI_USER"), or NULL. */
+const char *stk_sigcode_name(int signo, int code);
 
 /* stack_live.c */
 int stk_live_open(struct stk_target *t, int pid);

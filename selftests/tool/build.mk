@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # The uwind tool as people use it: what it accepts as input (files.sh),
-# table files, objects and addresses (tables.sh), on src/target.c, a
-# program built -O2 -g with SFrame, and its object file.
+# table files, objects and addresses (tables.sh), `stack` on cores
+# (cores.sh), on src/target.c, a program built -O2 -g with SFrame, and
+# its object file.
 
 TOOL_T := $(O)/selftests/tool
 TOOL_T_CFLAGS := -O2 -g -Wall -Wa,--gsframe -pthread
@@ -15,7 +16,16 @@ $(TOOL_T)/target.o: selftests/tool/src/target.c
 	@mkdir -p $(dir $@)
 	gcc $(TOOL_T_CFLAGS) -c -o $@ $<
 
-TOOL_T_PROGS := $(TOOL_T)/target $(TOOL_T)/target.o
+# Another program from the same source (-O1): another build-id, other
+# code, for the tests that name the wrong program.
+$(TOOL_T)/target-other: selftests/tool/src/target.c
+	@mkdir -p $(dir $@)
+	gcc $(TOOL_T_CFLAGS) -O1 -o $@ $<
+
+TOOL_T_PROGS := $(TOOL_T)/target $(TOOL_T)/target.o $(TOOL_T)/target-other
 
 $(call uw_test,sh selftests/tool/files.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 $(call uw_test,sh selftests/tool/tables.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
+# Cores: gdb's of target, qemu-aarch64's of the stack tests' programs.
+$(call uw_test,sh selftests/tool/cores.sh $(O),san,$(TOOL) $(TOOL_T_PROGS) \
+	$(O)/selftests/stack/chain-a64 $(O)/selftests/sfconv/crash-a64)
