@@ -147,6 +147,15 @@ bool stk_in_vma(const struct stk_target *t, uint64_t addr);
 const uint8_t *stk_core_bytes(const struct stk_target *t, uint64_t addr,
 			      size_t len);
 
+/* Sort what the reader found, open and place the files, build the
+ * modules: 0, or -1 when --exe is not the core's program. */
+int stk_target_load(struct stk_target *t);
+void stk_target_free(struct stk_target *t);
+const struct stk_map *stk_find_map(const struct stk_target *t, uint64_t addr);
+
+/* stack_print.c: every thread's walk, on stdout. */
+void stk_print(struct stk_target *t);
+
 /* stack_core.c */
 int stk_core_open(struct stk_target *t, const char *core, const char *exe);
 void stk_core_close(struct stk_target *t);
