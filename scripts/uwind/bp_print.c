@@ -24,6 +24,7 @@
 #include <uwind/breakpad.h>
 #include "uwind.h"
 #include "bp_file.h"
+#include "lookup_out.h"
 
 #define SYN_SP64	0x7f0000000000ull
 #define SYN_REG64	0x100000000ull	/* r[n] = (n + 1) * this */
@@ -31,16 +32,6 @@
 #define SYN_SP32	0x40000000ull
 #define SYN_REG32	0x01000000ull
 #define SYN_MARK32	0xa0000000ull
-
-bool bp_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--breakpad"))
-			return true;
-	return false;
-}
 
 int bp_file_open(const char *path, uint64_t base, struct bp_file *f)
 {
@@ -187,8 +178,8 @@ static void value_rule(FILE *out, const struct syn *s,
 	fputs("?", out);
 }
 
-static void print_raw(const struct bp_file *f, const struct uw_bp_work *w,
-		      bool win)
+static void print_raw(FILE *out, const struct bp_file *f,
+		      const struct uw_bp_work *w, bool win)
 {
 	const char *t = (const char *)f->bp.text.data;
 	uint64_t p, e;
@@ -197,11 +188,11 @@ static void print_raw(const struct bp_file *f, const struct uw_bp_work *w,
 	unsigned int k;
 
 	if (win) {
-		printf(" # STACK WIN %u %.*s", w->win.type, (int)w->prog_len,
-		       w->prog);
+		fprintf(out, " # STACK WIN %u %.*s", w->win.type,
+			(int)w->prog_len, w->prog);
 		return;
 	}
-	printf(" #");
+	fputs(" #", out);
 	for (k = 0; k < UW_BP_SLOTS; k++) {
 		if (!w->slot[k])
 			continue;
@@ -222,8 +213,8 @@ static void print_raw(const struct bp_file *f, const struct uw_bp_work *w,
 				break;
 			e = p;
 		}
-		printf(" %s:%.*s", name ? name : "?",
-		       (int)(e - w->slot[k]), t + w->slot[k]);
+		fprintf(out, " %s:%.*s", name ? name : "?",
+			(int)(e - w->slot[k]), t + w->slot[k]);
 	}
 }
 
@@ -287,7 +278,7 @@ int bp_lookup_line(const struct bp_file *f, uint64_t pc, bool verbose,
 		value_rule(out, &s, &ai, v, w.cfa, false);
 	}
 	if (verbose)
-		print_raw(f, &w, w.flags & UW_BP_F_WIN);
+		print_raw(out, f, &w, w.flags & UW_BP_F_WIN);
 	fputc('\n', out);
 	return 0;
 }
@@ -312,16 +303,17 @@ int cmd_bp_lookup(int argc, char **argv)
 			index = true;
 		else if (!strcmp(argv[i], "-v"))
 			verbose = true;
-		else if (argv[i][0] == '-')
-			sym = NULL;	/* unknown option: usage */
-		else
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			free(addr);
+			return tool_usage("unknown option %s, or it lacks its"
+					  " value", argv[i]);
+		} else
 			addr[naddr++] = argv[i];
 	}
-	if (!sym || !naddr || (base_s && parse_addr(base_s, &base))) {
-		fprintf(stderr, "usage: uwind lookup --breakpad SYM [--base"
-			" ADDR] [--index] [-v] ADDR...\n");
+	if (!sym || (base_s && parse_addr(base_s, &base))) {
 		free(addr);
-		return 2;
+		return tool_usage(sym ? "--base '%s' is not a hex address" :
+				  "--breakpad needs a SYM file", base_s);
 	}
 	pcs = parse_addr_args(addr, naddr, UINT64_MAX);
 	if (!pcs) {
@@ -338,10 +330,13 @@ int cmd_bp_lookup(int argc, char **argv)
 		ret = 1;
 		naddr = 0;
 	}
-	for (i = 0; i < naddr; i++)
-		ret |= bp_lookup_line(&f, pcs[i], verbose, stdout);
+	lk_begin(sym, "breakpad");
+	for (i = 0; i < naddr; i++) {
+		ret |= bp_lookup_line(&f, pcs[i], verbose, lk_line());
+		lk_line_end();
+	}
 	bp_file_close(&f);
 	free(addr);
 	free(pcs);
-	return ret;
+	return lk_end(ret);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ehabi_rules.h"
+#include "lookup_out.h"
 
 struct ctab {
 	struct tool_table t;
@@ -23,16 +24,6 @@ struct ctab {
 	bool thumb;
 	int first;		/* first address argument */
 };
-
-bool chrome_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--chrome"))
-			return true;
-	return false;
-}
 
 static int parse_ctab(int argc, char **argv, struct ctab *c)
 {
@@ -47,22 +38,16 @@ static int parse_ctab(int argc, char **argv, struct ctab *c)
 			text = argv[++i];
 		else if (!strcmp(argv[i], "--thumb"))
 			c->thumb = true;
-		else if (argv[i][0] == '-' && argv[i][1] == '-') {
-			fprintf(stderr, "uwind: unknown option %s\n", argv[i]);
-			return -1;
-		} else
+		else if (argv[i][0] == '-' && argv[i][1] == '-')
+			return tool_usage("unknown option %s", argv[i]);
+		else
 			break;
 	}
 	c->first = i;
-	if (!c->path) {
-		fprintf(stderr, "uwind: --chrome needs a TABLE\n");
-		return -1;
-	}
-	if (text && parse_addr(text, &c->text)) {
-		fprintf(stderr, "uwind: bad --text '%s': not a hex address\n",
-			text);
-		return -1;
-	}
+	if (!c->path)
+		return tool_usage("--chrome needs a TABLE");
+	if (text && parse_addr(text, &c->text))
+		return tool_usage("--text '%s' is not a hex address", text);
 	return 0;
 }
 
@@ -197,11 +182,8 @@ int cmd_chrome_dump(int argc, char **argv)
 
 	if (parse_ctab(argc, argv, &c))
 		return 2;
-	if (c.first != argc) {
-		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
-			argv[c.first]);
-		return 2;
-	}
+	if (c.first != argc)
+		return tool_usage("unexpected argument %s", argv[c.first]);
 	if (load_ctab(&c))
 		return 1;
 	printf("Chrome unwind table %s: %zu bytes, text at 0x%llx\n", c.path,
@@ -240,7 +222,7 @@ int cmd_chrome_dump(int argc, char **argv)
 	return ret;
 }
 
-static int lookup_one(const struct ctab *c, uint64_t addr,
+static int lookup_one(FILE *out, const struct ctab *c, uint64_t addr,
 		      struct syn_mem *m)
 {
 	struct uw_chrome_loc loc;
@@ -249,15 +231,15 @@ static int lookup_one(const struct ctab *c, uint64_t addr,
 	unsigned int fp = (c->thumb || (addr & 1)) ? 7 : 11;
 	int err;
 
-	printf("0x%llx", (unsigned long long)addr);
+	fprintf(out, "0x%llx", (unsigned long long)addr);
 	err = uw_chrome_find(&c->ct, addr, &loc);
 	if (err == UW_ENOENT) {
-		printf(" none\n");
+		fputs(" none\n", out);
 		return 0;
 	}
 	syn_begin(m, &cfg, &r, addr);
 	err = err ? err : uw_chrome_exec(&c->ct, &loc, &cfg, &r);
-	return syn_print_result(m, &r, fp, err);
+	return syn_print_result(out, m, &r, fp, err);
 }
 
 int cmd_chrome_lookup(int argc, char **argv)
@@ -278,10 +260,13 @@ int cmd_chrome_lookup(int argc, char **argv)
 		free(addrs);
 		return 1;
 	}
-	for (i = 0; i < argc - c.first; i++)
-		ret |= lookup_one(&c, addrs[i], m);
+	lk_begin(c.path, "chrome");
+	for (i = 0; i < argc - c.first; i++) {
+		ret |= lookup_one(lk_line(), &c, addrs[i], m);
+		lk_line_end();
+	}
 	free(m);
 	free(addrs);
 	tool_table_free(&c.t);
-	return ret;
+	return lk_end(ret);
 }

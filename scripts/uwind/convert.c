@@ -477,10 +477,8 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 		return 1;
 	if (macho_is(path))
 		return cu_to_breakpad(path, arch, out);
-	if (arch) {
-		fprintf(stderr, "uwind: --arch is for Mach-O files\n");
-		return 2;
-	}
+	if (arch)
+		return tool_usage("--arch is for Mach-O files");
 	memset(&c, 0, sizeof(c));
 	c.path = path;
 	elf_version(EV_CURRENT);
@@ -545,10 +543,8 @@ static int to_chrome(const char *sym, const char *outp, const char *text,
 	FILE *in, *out;
 	int ret = 1;
 
-	if (text && parse_addr(text, &text_start)) {
-		fprintf(stderr, "uwind: convert: bad --text '%s'\n", text);
-		return 2;
-	}
+	if (text && parse_addr(text, &text_start))
+		return tool_usage("--text '%s' is not a hex address", text);
 	if (strcmp(sym, "-") && tool_file_check(sym, false, NULL))
 		return 1;
 	in = strcmp(sym, "-") ? fopen(sym, "r") : stdin;
@@ -607,16 +603,15 @@ int cmd_convert(int argc, char **argv)
 		else if (!strcmp(argv[i], "-v"))
 			verbose = 1;
 		else
-			goto usage;
+			return tool_usage("unexpected argument %s, or an option"
+					  " without its value", argv[i]);
 	}
 	if (bp && !chrome && !outp && !text)
 		return to_breakpad(bp, arch, stdout);
 	if (chrome && !bp && outp)
 		return to_chrome(chrome, outp, text, verbose);
-usage:
-	fprintf(stderr, "usage: uwind convert --breakpad ELF|MACHO"
-		" [--arch NAME]\n"
-		"       uwind convert --chrome STACKCFI.sym -o TABLE"
-		" [--text ADDR] [-v]\n");
-	return 2;
+	return tool_usage(bp && chrome ? "--breakpad or --chrome, not both" :
+			  chrome ? "--chrome needs -o TABLE" :
+			  bp ? "--breakpad takes neither -o nor --text" :
+			  "--breakpad FILE or --chrome SYM");
 }

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "input.h"
-#include "uwsf.h"
+#include "uwind.h"
 
 void tool_err(const char *path, const char *fmt, ...)
 {
@@ -254,7 +254,7 @@ uint64_t *parse_addr_args(char *const *args, int n, uint64_t max)
 	int i;
 
 	if (n <= 0) {
-		fprintf(stderr, "uwind: lookup: no address\n");
+		tool_usage("no address");
 		return NULL;
 	}
 	v = calloc((size_t)n, sizeof(*v));
@@ -264,9 +264,8 @@ uint64_t *parse_addr_args(char *const *args, int n, uint64_t max)
 	}
 	for (i = 0; i < n; i++) {
 		if (parse_addr(args[i], &v[i]) || v[i] > max) {
-			fprintf(stderr, "uwind: lookup: '%s' is not a hex address"
-				"%s\n", args[i], max < UINT64_MAX ?
-				" of 32 bits" : "");
+			tool_usage("'%s' is not a hex address%s", args[i],
+				   max < UINT64_MAX ? " of 32 bits" : "");
 			free(v);
 			return NULL;
 		}

@@ -41,6 +41,7 @@
 #include "cfi.h"
 #include "input.h"
 #include "install.h"
+#include "json.h"
 #include "sframe_gen.h"
 #include "uwind.h"
 #include "uwsf.h"
@@ -282,9 +283,40 @@ static int write_table(const char *path, const uint8_t *hdr,
 	return ret;
 }
 
+/*
+ * One file's outcome: "STATUS NAME[ TABLE][: WHY]" (the size of a table
+ * made, with -v), or a result object with --json.
+ */
+static void result(const struct inst_ctx *c, const char *status,
+		   const char *name, const char *table, const char *why,
+		   const struct sg_result *r)
+{
+	if (json_wanted) {
+		json_begin(NULL);
+		json_str("status", status);
+		json_str("file", name);
+		if (table)
+			json_str("table", table);
+		if (why)
+			json_str("reason", why);
+		if (r) {
+			json_int("bytes", (long long)r->size);
+			json_int("version", r->st.version);
+			json_int("fdes", (long long)r->st.out_fdes);
+		}
+		json_end();
+		return;
+	}
+	printf("%s %s%s%s%s%s\n", status, name, table ? " " : "",
+	       table ? table : "", why ? ": " : "", why ? why : "");
+	if (r && c->verbose)
+		printf("  %zu bytes, SFrame V%u, %llu FDEs\n", r->size,
+		       r->st.version, (unsigned long long)r->st.out_fdes);
+}
+
 static void failed(struct inst_ctx *c, const char *name, const char *why)
 {
-	printf("failed %s: %s\n", name, why);
+	result(c, "failed", name, NULL, why, NULL);
 	c->failed++;
 }
 
@@ -298,7 +330,7 @@ static void cannot(struct inst_ctx *c, const char *name, const char *why)
 		failed(c, name, why);
 		return;
 	}
-	printf("skipped %s: %s\n", name, why);
+	result(c, "skipped", name, NULL, why, NULL);
 	c->skipped++;
 }
 
@@ -316,7 +348,7 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	if (c->filter && !is_ours(elf, c->machine))
 		return;
 	if (has_own_sframe(elf)) {
-		printf("own-sframe %s\n", name);
+		result(c, "own-sframe", name, NULL, NULL, NULL);
 		c->own++;
 		return;
 	}
@@ -332,7 +364,7 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
 	if (up_to_date(path, eh.e_machine, id, len, &chk)) {
-		printf("up-to-date %s %s\n", name, path);
+		result(c, "up-to-date", name, path, NULL, NULL);
 		c->uptodate++;
 		return;
 	}
@@ -348,13 +380,11 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	uwsf_header(&r, &chk, hdr);
 	if (make_dirs(sub) || write_table(path, hdr, &r)) {
-		printf("failed %s: %s: %s\n", name, path, strerror(errno));
+		/* Where it could not write, and why. */
+		result(c, "failed", name, path, strerror(errno), NULL);
 		c->failed++;
 	} else {
-		printf("installed %s %s\n", name, path);
-		if (c->verbose)
-			printf("  %zu bytes, SFrame V%u, %llu FDEs\n", r.size,
-			       r.st.version, (unsigned long long)r.st.out_fdes);
+		result(c, "installed", name, path, NULL, &r);
 		c->installed++;
 	}
 	sg_result_free(&r);
@@ -514,17 +544,32 @@ int cmd_install(const struct inst_opts *o, const char *const *files, int n)
 	}
 	c.filter = o->pid || o->system;
 	c.machine = own_machine();
+	if (json_wanted) {
+		json_begin(NULL);
+		json_str("dir", c.dir);
+		json_begin_array("results");
+	}
 	if (o->pid && install_pid(&c, o->pid))
-		return 1;
+		c.failed++;
 	if (o->system)
 		install_all(&c);
 	for (i = 0; i < n; i++)
 		install_one(&c, files[i], NULL, 0);
 	if (c.installed)
 		notify_module();
-	printf("uwind: %u installed, %u up to date, %u with their own SFrame,"
-	       " %u skipped, %u failed\n", c.installed, c.uptodate, c.own,
-	       c.skipped, c.failed);
+	if (json_wanted) {
+		json_end_array();
+		json_int("installed", c.installed);
+		json_int("up_to_date", c.uptodate);
+		json_int("own_sframe", c.own);
+		json_int("skipped", c.skipped);
+		json_int("failed", c.failed);
+		json_end();
+	} else {
+		printf("uwind: %u installed, %u up to date, %u with their own"
+		       " SFrame, %u skipped, %u failed\n", c.installed,
+		       c.uptodate, c.own, c.skipped, c.failed);
+	}
 	free(c.seen);
 	return c.failed ? 1 : 0;
 }

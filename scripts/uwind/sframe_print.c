@@ -2,6 +2,7 @@
 /* SFrame: `uwind dump` and `uwind lookup`. */
 #include <stdlib.h>
 #include <string.h>
+#include "lookup_out.h"
 #include "uwind.h"
 
 static const char *reg_name(const struct uw_sframe *sf, unsigned int reg,
@@ -69,22 +70,18 @@ static int parse_table_args(int argc, char **argv, struct table_opts *o,
 			o->raw = argv[++i];
 		} else if (!strcmp(argv[i], "--vaddr") && i + 1 < argc) {
 			o->vaddr = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
-			fprintf(stderr, "uwind: unknown option %s\n", argv[i]);
-			return -1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return tool_usage("unknown option %s", argv[i]);
 		} else {
 			break;
 		}
 	}
 	if (!o->raw) {
-		if (i >= argc) {
-			fprintf(stderr, "uwind: no input file\n");
-			return -1;
-		}
+		if (i >= argc)
+			return tool_usage("no input file");
 		o->file = argv[i++];
 	} else if (!o->vaddr || parse_addr(o->vaddr, &o->vaddr_v)) {
-		fprintf(stderr, "uwind: --sframe needs --vaddr ADDR (hex)\n");
-		return -1;
+		return tool_usage("--sframe needs --vaddr ADDR (hex)");
 	}
 	*first_free = i;
 	return 0;
@@ -223,11 +220,8 @@ int cmd_dump(int argc, char **argv)
 
 	if (parse_table_args(argc, argv, &o, &first))
 		return 2;
-	if (first != argc) {
-		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
-			argv[first]);
-		return 2;
-	}
+	if (first != argc)
+		return tool_usage("unexpected argument %s", argv[first]);
 	if (open_table(&o, &t, &sf, &unsorted))
 		return 1;
 	print_header(&sf, &t);
@@ -277,14 +271,38 @@ static int sort_table(struct tool_table *t, struct uw_sframe *sf)
 	return 0;
 }
 
+/* One address: its rules, "none", or the error; 1 for an error. */
+static int lookup_line(FILE *out, const struct uw_sframe *sf, uint64_t pc)
+{
+	struct uw_row row;
+	int err = uw_sframe_find(sf, pc, &row);
+
+	fprintf(out, "0x%llx", (unsigned long long)pc);
+	if (err == UW_ENOENT) {
+		fputs(" none\n", out);
+		return 0;
+	}
+	if (err) {
+		fprintf(out, " error %s\n", uw_strerror(err));
+		return 1;
+	}
+	fputs(" cfa=", out);
+	tool_print_cfa(out, sf, &row.cfa);
+	fputs(" ra=", out);
+	tool_print_rule(out, sf, &row.ra);
+	fputs(" fp=", out);
+	tool_print_rule(out, sf, &row.fp);
+	fputc('\n', out);
+	return 0;
+}
+
 int cmd_lookup(int argc, char **argv)
 {
 	struct tool_table t;
 	struct uw_sframe sf;
-	struct uw_row row;
 	struct table_opts o;
-	uint64_t pc, *addrs;
-	int first, i, err, ret = 0;
+	uint64_t *addrs;
+	int first, i, ret = 0;
 	bool unsorted;
 
 	if (parse_table_args(argc, argv, &o, &first))
@@ -300,28 +318,12 @@ int cmd_lookup(int argc, char **argv)
 		free(addrs);
 		return 1;
 	}
+	lk_begin(o.raw ? o.raw : o.file, "sframe");
 	for (i = 0; i < argc - first; i++) {
-		pc = addrs[i];
-		err = uw_sframe_find(&sf, pc, &row);
-		printf("0x%llx", (unsigned long long)pc);
-		if (err == UW_ENOENT) {
-			printf(" none\n");
-			continue;
-		}
-		if (err) {
-			printf(" error %s\n", uw_strerror(err));
-			ret = 1;
-			continue;
-		}
-		printf(" cfa=");
-		tool_print_cfa(stdout, &sf, &row.cfa);
-		printf(" ra=");
-		tool_print_rule(stdout, &sf, &row.ra);
-		printf(" fp=");
-		tool_print_rule(stdout, &sf, &row.fp);
-		printf("\n");
+		ret |= lookup_line(lk_line(), &sf, addrs[i]);
+		lk_line_end();
 	}
 	free(addrs);
 	tool_table_free(&t);
-	return ret;
+	return lk_end(ret);
 }

@@ -346,6 +346,7 @@ int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap)
 	if (!f->elf)
 		return 0;	/* bytes still serve as memory */
 	load_syms(f, SHT_SYMTAB);
+	f->has_symtab = f->nsyms;
 	if (!f->nsyms)
 		load_syms(f, SHT_DYNSYM);
 	return 0;
@@ -618,6 +619,7 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 	}
 	if (stk_core_check_file(t, f)) {
 		unload_file(f);
+		f->wrong = true;
 		return;
 	}
 	err = tool_elf_sframe(f->elf, &f->tab);

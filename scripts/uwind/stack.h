@@ -13,6 +13,7 @@
 #define UWIND_TOOL_STACK_H
 
 #include <gelf.h>
+#include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include "uwind.h"
@@ -31,6 +32,7 @@ struct stk_file {
 	size_t size;
 	bool heap;		/* img is malloc'ed, not mmap'ed */
 	bool tried;		/* opening was attempted */
+	bool wrong;		/* not the file the process had mapped */
 	Elf *elf;
 	bool placed;		/* bias known */
 	int64_t bias;		/* run-time address - ELF vaddr */
@@ -41,6 +43,8 @@ struct stk_file {
 	bool has_ehabi;
 	struct stk_sym *syms;
 	size_t nsyms;
+	bool has_symtab;	/* syms are its .symtab's, else .dynsym's */
+	Dwfl_Module *dwfl_mod;	/* its libdwfl module (stack_names.c) */
 };
 
 /* [start, end) maps file bytes from offset off on (off in bytes). */
@@ -120,6 +124,8 @@ struct stk_target {
 	int *attached;
 	size_t nattached;
 
+	Dwfl *dwfl;		/* the files, for their names (stack_names.c) */
+
 	struct uw_module *mods;	/* sorted by start */
 	struct stk_file **mod_file;
 	size_t nmods;
@@ -153,8 +159,47 @@ int stk_target_load(struct stk_target *t);
 void stk_target_free(struct stk_target *t);
 const struct stk_map *stk_find_map(const struct stk_target *t, uint64_t addr);
 
-/* stack_print.c: every thread's walk, on stdout. */
-void stk_print(struct stk_target *t);
+/* stack_names.c: a frame's names. */
+#define STK_MAX_INLINE	16
+
+/* A frame's pc, the address it is named at, the file holding it. */
+struct stk_frame_at {
+	const struct stk_file *file;	/* NULL: none */
+	uint64_t pc, look;	/* look: pc - 1 for a return address */
+};
+
+struct stk_name {
+	const char *func;	/* the function's symbol, or NULL */
+	uint64_t func_start;
+	const char *module;	/* the file's path, or NULL */
+	bool has_offset;
+	uint64_t offset;	/* pc in the file's addresses */
+	const char *inlined[STK_MAX_INLINE];	/* innermost first */
+	size_t ninline;
+};
+
+void stk_names_begin(struct stk_target *t);
+void stk_names_end(struct stk_target *t);
+void stk_name(const struct stk_target *t, const struct stk_frame_at *at,
+	      struct stk_name *n);
+
+/* What `uwind stack` was asked for (stack_cmd.c). */
+#define STK_MAX_FRAMES	256
+
+struct stk_opts {
+	const char *core, *exe;	/* --core, --exe; else pid, -p */
+	int pid;
+	const char *chrome, *text;
+	const char **syms;	/* --breakpad */
+	size_t nsyms;
+	int *tids;		/* -t: only these threads, in this order */
+	size_t ntids;
+	unsigned int max_frames;	/* -n, else STK_MAX_FRAMES */
+	bool no_sframe, no_convert;
+};
+
+/* stack_print.c: every thread's walk (o's), on stdout. */
+void stk_print(struct stk_target *t, const struct stk_opts *o);
 
 /* stack_core.c */
 int stk_core_open(struct stk_target *t, const char *core, const char *exe);

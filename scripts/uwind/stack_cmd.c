@@ -158,101 +158,189 @@ static int apply_breakpad(struct stk_target *t, const char *sym,
 	return 0;
 }
 
-static int stack_usage(void)
+/* -t TID[,TID...], added to o's list. */
+static int parse_tids(struct stk_opts *o, const char *s)
 {
-	fprintf(stderr, "usage: uwind stack [--no-sframe|--no-convert] --core CORE"
-			" [--exe FILE]\n"
-			"                   [--chrome TABLE [--text ADDR]]\n"
-			"                   [--breakpad SYM...]\n"
-			"       uwind stack [--no-sframe|--no-convert] -p PID\n");
-	return 2;
+	char buf[32];
+	uint64_t v;
+	size_t n;
+
+	while (*s) {
+		n = strcspn(s, ",");
+		if (!n || n >= sizeof(buf))
+			return -1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		if (parse_count(buf, INT32_MAX, &v))
+			return -1;
+		o->tids = stk_xrealloc(o->tids, o->ntids + 1, sizeof(*o->tids));
+		o->tids[o->ntids++] = (int)v;
+		s += n + (s[n] == ',');
+	}
+	return 0;
+}
+
+/* The value of the option at argv[*i], or NULL when it has none. */
+static const char *value(int argc, char **argv, int *i)
+{
+	return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int parse_opts(int argc, char **argv, struct stk_opts *o)
+{
+	const char *v, *pid = NULL, *n = NULL;
+	uint64_t x;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has = i + 1 < argc;
+
+		if (!strcmp(a, "--no-sframe")) {
+			o->no_sframe = true;
+		} else if (!strcmp(a, "--no-convert")) {
+			o->no_convert = true;
+		} else if (!strcmp(a, "--breakpad") && has) {
+			/* one or more files, up to the next option */
+			while (i + 1 < argc && argv[i + 1][0] != '-') {
+				o->syms = stk_xrealloc(o->syms, o->nsyms + 1,
+						       sizeof(*o->syms));
+				o->syms[o->nsyms++] = argv[++i];
+			}
+		} else if (!strcmp(a, "-t") && has) {
+			v = value(argc, argv, &i);
+			if (parse_tids(o, v))
+				return tool_usage("-t '%s' is not a list of"
+						  " thread ids", v);
+		} else if (!strcmp(a, "--core") && has) {
+			o->core = value(argc, argv, &i);
+		} else if (!strcmp(a, "--exe") && has) {
+			o->exe = value(argc, argv, &i);
+		} else if (!strcmp(a, "-p") && has) {
+			pid = value(argc, argv, &i);
+		} else if (!strcmp(a, "-n") && has) {
+			n = value(argc, argv, &i);
+		} else if (!strcmp(a, "--chrome") && has) {
+			o->chrome = value(argc, argv, &i);
+		} else if (!strcmp(a, "--text") && has) {
+			o->text = value(argc, argv, &i);
+		} else {
+			return tool_usage("unexpected argument %s, or an option"
+					  " without its value", a);
+		}
+	}
+	if (!o->core == !pid)
+		return tool_usage("--core CORE or -p PID, one of them");
+	if (o->exe && !o->core)
+		return tool_usage("--exe is for --core");
+	if (o->chrome && !o->exe)
+		return tool_usage("--chrome needs --exe, the program it is for");
+	if (o->text && !o->chrome)
+		return tool_usage("--text is for --chrome");
+	if (pid && parse_count(pid, INT32_MAX, &x))
+		return tool_usage("-p '%s' is not a process id", pid);
+	o->pid = pid ? (int)x : 0;
+	if (n && parse_count(n, STK_MAX_FRAMES, &x))
+		return tool_usage("-n '%s' is not a count from 1 to %u", n,
+				  STK_MAX_FRAMES);
+	o->max_frames = n ? (unsigned int)x : STK_MAX_FRAMES;
+	return 0;
+}
+
+/* Every thread -t names is one of the target's: 0, or -1 (said). */
+static int check_tids(const struct stk_target *t, const struct stk_opts *o)
+{
+	size_t i, k;
+
+	for (i = 0; i < o->ntids; i++) {
+		for (k = 0; k < t->nthreads; k++)
+			if (t->threads[k].tid == o->tids[i])
+				break;
+		if (k < t->nthreads)
+			continue;
+		fprintf(stderr, "uwind: %s: no thread %d; its threads:",
+			o->core ? o->core : "the process", o->tids[i]);
+		for (k = 0; k < t->nthreads; k++)
+			fprintf(stderr, " %d", t->threads[k].tid);
+		fputc('\n', stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The core's program cannot be read: say how to name it. */
+static void exe_hint(const struct stk_target *t, const struct stk_opts *o)
+{
+	if (o->core && !o->exe && t->exe && t->exe->tried && !t->exe->img &&
+	    !t->exe->wrong)
+		fprintf(stderr, "uwind: %s: the program %s cannot be read: its"
+			" frames are not named; name it with --exe FILE\n",
+			o->core, t->exe->path);
+}
+
+/* The tables the options give instead of the files' own. */
+static int apply_options(struct stk_target *t, const struct stk_opts *o,
+			 struct tool_table *chrome_tab, struct uw_chrome *ct,
+			 struct bp_file *bps)
+{
+	size_t i;
+
+	/* --no-sframe: what a plain frame-pointer unwinder sees. */
+	for (i = 0; o->no_sframe && i < t->nmods; i++)
+		t->mods[i].sframe = NULL;
+	if (o->chrome &&
+	    apply_chrome(t, o->exe, o->chrome, o->text, chrome_tab, ct))
+		return -1;
+	for (i = 0; i < o->nsyms; i++)
+		if (apply_breakpad(t, o->syms[i], &bps[i]))
+			return -1;
+	return 0;
 }
 
 int cmd_stack(int argc, char **argv)
 {
-	const char *core = NULL, *exe = NULL, *pid_s = NULL;
-	const char *chrome = NULL, *text = NULL;
-	const char **syms = NULL;
-	size_t nsyms = 0;
-	struct bp_file *bps = NULL;
+	struct stk_opts o = { 0 };
+	struct bp_file *bps;
 	struct tool_table chrome_tab = { 0 };
 	struct uw_chrome ct;
-	bool no_sframe = false, no_convert = false;
 	struct stk_target t;
-	uint64_t pid = 0;
 	size_t i;
 	int ret;
 
-	for (i = 1; i < (size_t)argc; i++) {
-		if (!strcmp(argv[i], "--core") && i + 1 < (size_t)argc)
-			core = argv[++i];
-		else if (!strcmp(argv[i], "--exe") && i + 1 < (size_t)argc)
-			exe = argv[++i];
-		else if (!strcmp(argv[i], "-p") && i + 1 < (size_t)argc)
-			pid_s = argv[++i];
-		else if (!strcmp(argv[i], "--no-sframe"))
-			no_sframe = true;
-		else if (!strcmp(argv[i], "--no-convert"))
-			no_convert = true;
-		else if (!strcmp(argv[i], "--chrome") && i + 1 < (size_t)argc)
-			chrome = argv[++i];
-		else if (!strcmp(argv[i], "--text") && i + 1 < (size_t)argc)
-			text = argv[++i];
-		else if (!strcmp(argv[i], "--breakpad") && i + 1 < (size_t)argc)
-			/* one or more files, up to the next option */
-			while (i + 1 < (size_t)argc && argv[i + 1][0] != '-') {
-				syms = stk_xrealloc(syms, nsyms + 1,
-						    sizeof(*syms));
-				syms[nsyms++] = argv[++i];
-			}
-		else {
-			free(syms);
-			return stack_usage();
-		}
+	ret = parse_opts(argc, argv, &o);
+	if (ret) {
+		free(o.syms);
+		free(o.tids);
+		return ret;
 	}
-	if (!!core == !!pid_s || (exe && !core) || (chrome && !exe) ||
-	    (text && !chrome)) {
-		free(syms);
-		return stack_usage();
-	}
-	if (pid_s && parse_count(pid_s, INT32_MAX, &pid)) {
-		fprintf(stderr, "uwind: bad pid '%s'\n", pid_s);
-		return 2;
-	}
-
+	bps = stk_xrealloc(NULL, o.nsyms + 1, sizeof(*bps));
+	memset(bps, 0, (o.nsyms + 1) * sizeof(*bps));
 	memset(&t, 0, sizeof(t));
-	t.convert = !no_convert;
+	t.convert = !o.no_convert;
 	t.memfd = -1;
 	t.page_size = 4096;
-	ret = core ? stk_core_open(&t, core, exe) : stk_live_open(&t, (int)pid);
+	ret = o.core ? stk_core_open(&t, o.core, o.exe) :
+	      stk_live_open(&t, o.pid);
+	if (!ret)
+		ret = stk_target_load(&t);
+	if (!ret)
+		ret = check_tids(&t, &o);
 	if (!ret) {
-		if (stk_target_load(&t))
-			ret = 1;
-		/* --no-sframe: what a plain frame-pointer unwinder sees. */
-		for (i = 0; no_sframe && i < t.nmods; i++)
-			t.mods[i].sframe = NULL;
-		if (chrome &&
-		    apply_chrome(&t, exe, chrome, text, &chrome_tab, &ct))
-			ret = 1;
-		if (nsyms) {
-			bps = stk_xrealloc(NULL, nsyms, sizeof(*bps));
-			memset(bps, 0, nsyms * sizeof(*bps));
-		}
-		for (i = 0; !ret && i < nsyms; i++)
-			if (apply_breakpad(&t, syms[i], &bps[i]))
-				ret = 1;
+		exe_hint(&t, &o);
+		ret = apply_options(&t, &o, &chrome_tab, &ct, bps);
 	}
 	if (!ret)
-		stk_print(&t);
-	if (core)
+		stk_print(&t, &o);
+	if (o.core)
 		stk_core_close(&t);
 	else
 		stk_live_close(&t);
 	stk_target_free(&t);
 	tool_table_free(&chrome_tab);
-	for (i = 0; i < nsyms; i++)
+	for (i = 0; i < o.nsyms; i++)
 		bp_file_close(&bps[i]);
 	free(bps);
-	free(syms);
+	free(o.syms);
+	free(o.tids);
 	return ret ? 1 : 0;
 }

@@ -50,14 +50,18 @@ int tool_sframe_sort(const struct tool_table *t, const struct uw_sframe *sf,
 void tool_print_cfa(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 void tool_print_rule(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 
+/*
+ * A usage error of the command running (main.c): "uwind: COMMAND: "
+ * and the message, then the command's usage, on stderr.  Returns 2.
+ */
+int tool_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 int cmd_dump(int argc, char **argv);
 /* ARM ELF files: EHABI dump and lookup (ehabi_print.c). */
-bool ehabi_wanted(int argc, char **argv);
 int cmd_ehabi_dump(int argc, char **argv);
 int cmd_ehabi_lookup(int argc, char **argv);
 int cmd_lookup(int argc, char **argv);
 /* Chrome's ARM unwind tables (chrome_print.c) and conversions (convert.c). */
-bool chrome_wanted(int argc, char **argv);
 int cmd_chrome_dump(int argc, char **argv);
 int cmd_chrome_lookup(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
@@ -66,9 +70,7 @@ int cmd_stack(int argc, char **argv);
 void elf_breakpad_id(struct Elf *elf, char *id, uint8_t *bid, size_t *bidlen);
 /* A Mach-O file's compact unwind as STACK CFI (cu_convert.c). */
 int cu_to_breakpad(const char *path, const char *arch, FILE *out);
-/* Mach-O files (cu_print.c) and Breakpad symbol files (bp_print.c). */
-bool macho_wanted(int argc, char **argv);
-bool bp_wanted(int argc, char **argv);
+/* Breakpad symbol files (bp_print.c). */
 int cmd_bp_lookup(int argc, char **argv);
 /* SFrame tables made from DWARF CFI (sframe_cmd.c). */
 int cmd_sframe(int argc, char **argv);

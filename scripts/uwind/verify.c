@@ -164,10 +164,8 @@ static int verify_chrome(const char *path, const char *text)
 	uint64_t text_start = 0;
 	int err;
 
-	if (text && parse_addr(text, &text_start)) {
-		fprintf(stderr, "uwind: bad --text '%s'\n", text);
-		return 2;
-	}
+	if (text && parse_addr(text, &text_start))
+		return tool_usage("--text '%s' is not a hex address", text);
 	if (tool_load_raw(path, 0, &t))
 		return 1;
 	err = uw_chrome_init(&ct, &t.span, text_start, false);
@@ -187,15 +185,6 @@ static int verify_chrome(const char *path, const char *text)
 	return err ? 1 : 0;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: uwind verify [--arch NAME] FILE...\n"
-			"       uwind verify --sframe RAW --vaddr ADDR\n"
-			"       uwind verify --chrome TABLE [--text ADDR]\n"
-			"       uwind verify --breakpad SYM...\n");
-	return 2;
-}
-
 int cmd_verify(int argc, char **argv)
 {
 	struct table_opts o = { 0 };
@@ -203,16 +192,15 @@ int cmd_verify(int argc, char **argv)
 	const char *chrome = NULL, *text = NULL, *arch;
 	int i, ret = 0;
 
-	if (argc < 2)
-		return usage();
-	if (!strcmp(argv[1], "--breakpad")) {
+	if (argc > 1 && !strcmp(argv[1], "--breakpad")) {
 		if (argc < 3)
-			return usage();
+			return tool_usage("--breakpad needs SYM files");
 		for (i = 2; i < argc; i++)
 			ret |= verify_breakpad(argv[i]);
 		return ret;
 	}
-	if (!strcmp(argv[1], "--chrome") || !strcmp(argv[1], "--sframe")) {
+	if (argc > 1 && (!strcmp(argv[1], "--chrome") ||
+			 !strcmp(argv[1], "--sframe"))) {
 		for (i = 1; i + 1 < argc; i += 2) {
 			if (!strcmp(argv[i], "--chrome"))
 				chrome = argv[i + 1];
@@ -223,14 +211,19 @@ int cmd_verify(int argc, char **argv)
 			else if (!strcmp(argv[i], "--vaddr"))
 				o.vaddr = argv[i + 1];
 			else
-				return usage();
+				break;
 		}
-		if (i != argc || !!chrome == !!o.raw || (text && !chrome))
-			return usage();
+		if (i != argc)
+			return tool_usage("unexpected argument %s, or an option"
+					  " without its value", argv[i]);
+		if (chrome && o.raw)
+			return tool_usage("--chrome or --sframe, not both");
+		if (text && !chrome)
+			return tool_usage("--text is for --chrome");
 		if (chrome)
 			return verify_chrome(chrome, text);
 		if (!o.vaddr || parse_addr(o.vaddr, &o.vaddr_v))
-			return usage();
+			return tool_usage("--sframe needs --vaddr ADDR (hex)");
 		if (load_table_opts(&o, &t))
 			return 1;
 		ret = verify_sframe(o.raw, &t);
@@ -239,7 +232,10 @@ int cmd_verify(int argc, char **argv)
 	}
 	arch = take_arch(&argc, argv);
 	if (argc < 2)
-		return usage();
+		return tool_usage("no input file");
+	for (i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return tool_usage("unknown option %s", argv[i]);
 	for (i = 1; i < argc; i++)
 		ret |= verify_file(argv[i], arch);
 	return ret;

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# The uwind tool as people use it: what it accepts as input (files.sh),
-# table files, objects and addresses (tables.sh), `stack` on cores
-# (cores.sh), on src/target.c, a program built -O2 -g with SFrame, and
-# its object file.
+# The uwind tool as people use it: its command-line convention (cli.sh),
+# what it accepts as input (files.sh), table files, objects and addresses
+# (tables.sh), `stack` on cores (cores.sh), frame names against eu-stack
+# (names.sh), --json (json.sh); on src/target.c, a program built -O2 -g
+# with SFrame, and its object file.
 
 TOOL_T := $(O)/selftests/tool
 TOOL_T_CFLAGS := -O2 -g -Wall -Wa,--gsframe -pthread
@@ -24,8 +25,11 @@ $(TOOL_T)/target-other: selftests/tool/src/target.c
 
 TOOL_T_PROGS := $(TOOL_T)/target $(TOOL_T)/target.o $(TOOL_T)/target-other
 
+$(call uw_test,sh selftests/tool/cli.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 $(call uw_test,sh selftests/tool/files.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 $(call uw_test,sh selftests/tool/tables.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 # Cores: gdb's of target, qemu-aarch64's of the stack tests' programs.
 $(call uw_test,sh selftests/tool/cores.sh $(O),san,$(TOOL) $(TOOL_T_PROGS) \
 	$(O)/selftests/stack/chain-a64 $(O)/selftests/sfconv/crash-a64)
+$(call uw_test,sh selftests/tool/names.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
+$(call uw_test,sh selftests/tool/json.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
