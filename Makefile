@@ -2,10 +2,13 @@
 #
 # uwind: everything but the kernel module (see Kbuild).
 #
-#   make          build the core, the uwind tool and the tests
-#   make check    install dependencies, build, run every test stage
+#   make          build the core (libuwind.a) and the uwind tool
+#   make check    install dependencies, build everything, run every test
+#                 stage
 #   make check-unit  only the user-space unit tests (no QEMU, fuzzing or
 #                 kernel): builds what they need and runs them
+#   make install  the tool, its man page, the public headers, libuwind.a
+#                 and uwind.pc under $(DESTDIR)$(PREFIX); make uninstall
 #   make demo     the main demonstration
 #   make bench    benchmarks (not tests)
 #   make module   the kernel module (selftests/kernel/build.mk); with
@@ -76,8 +79,10 @@ uw_test = $(eval TESTS += $(call uw_word,$(1)))$(eval ALL_TARGETS += $(3))$(if \
 	UNIT_TARGETS += $(3)))$(if $(filter san,$(2)),$(eval \
 	SAN_TESTS += $(call uw_word,$(1))))
 
-.PHONY: all check check-unit check-stages demo bench deps clean tests
-all: build-all
+.PHONY: all check check-unit check-stages demo bench deps clean tests \
+	install uninstall
+# The library and the tool; the tests are built by check (build-all).
+all: $(LIBUWIND) $(TOOL)
 
 $(O)/lib/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
@@ -128,6 +133,36 @@ bench: deps build-all
 	@sh scripts/bench-walk.sh
 	@sh scripts/bench-sfconv.sh
 	@sh scripts/bench-kernel.sh
+
+# Installation: PREFIX, the directories under it, and DESTDIR (staging).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+PUB_HDRS := $(wildcard include/uwind/*.h)
+
+# uwind.pc is made for the directories of this install.
+install: $(LIBUWIND) $(TOOL)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(INCLUDEDIR)/uwind $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/uwind
+	install -m 644 scripts/uwind/uwind.1 $(DESTDIR)$(MANDIR)/man1/uwind.1
+	install -m 644 $(PUB_HDRS) $(DESTDIR)$(INCLUDEDIR)/uwind
+	install -m 644 $(LIBUWIND) $(DESTDIR)$(LIBDIR)/libuwind.a
+	sed -e '/^#/d' -e 's|@PREFIX@|$(PREFIX)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@VERSION@|$(UWIND_VERSION)|' lib/uwind.pc.in \
+		> $(DESTDIR)$(PKGCONFIGDIR)/uwind.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/uwind.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/uwind $(DESTDIR)$(MANDIR)/man1/uwind.1 \
+		$(DESTDIR)$(LIBDIR)/libuwind.a $(DESTDIR)$(PKGCONFIGDIR)/uwind.pc \
+		$(PUB_HDRS:include/uwind/%=$(DESTDIR)$(INCLUDEDIR)/uwind/%)
+	rmdir $(DESTDIR)$(INCLUDEDIR)/uwind 2>/dev/null || :
 
 clean:
 	rm -rf $(O)

@@ -18,7 +18,7 @@
  *          the CFI)
  *
  * Shares are of the code (text minus alignment padding without CFI).
- * JSON: the schema in scripts/uwind/README.md.
+ * JSON: the schema in uwind(1), JSON OUTPUT (scripts/uwind/uwind.1).
  */
 #include <stddef.h>
 #include <string.h>

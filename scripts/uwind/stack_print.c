@@ -36,7 +36,7 @@
  * that ends on a pc outside every mapping says so instead; -n N cut
  * short: "frame limit (-n N)").
  *
- * JSON (--json): one object, the schema in scripts/uwind/README.md.
+ * JSON (--json): one object, the schema in uwind(1), JSON OUTPUT.
  */
 #define _GNU_SOURCE
 #include <signal.h>

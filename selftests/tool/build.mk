@@ -4,7 +4,9 @@
 # what it accepts as input (files.sh), table files, objects and addresses
 # (tables.sh), `stack` on cores (cores.sh), frame names against eu-stack
 # (names.sh), --json (json.sh); on src/target.c, a program built -O2 -g
-# with SFrame, and its object file.
+# with SFrame, and its object file.  install.sh: plain make, make install
+# and uninstall, and a program (src/selfwalk.c) built against the
+# installed library with pkg-config.
 
 TOOL_T := $(O)/selftests/tool
 TOOL_T_CFLAGS := -O2 -g -Wall -Wa,--gsframe -pthread
@@ -33,3 +35,7 @@ $(call uw_test,sh selftests/tool/cores.sh $(O),san,$(TOOL) $(TOOL_T_PROGS) \
 	$(O)/selftests/stack/chain-a64 $(O)/selftests/sfconv/crash-a64)
 $(call uw_test,sh selftests/tool/names.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 $(call uw_test,sh selftests/tool/json.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
+# Not under ASan: it installs and builds against the tree's own objects.
+ifeq ($(SAN),)
+$(call uw_test,sh selftests/tool/install.sh $(O),,$(TOOL) $(LIBUWIND))
+endif

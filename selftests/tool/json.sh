@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # --json: one object per run that python3's json.loads accepts, saying
-# what the text says (the schema is scripts/uwind/README.md's): stack on
+# what the text says (the schema is uwind(1)'s, JSON OUTPUT): stack on
 # a core and a live process, lookup in every format it reads here,
 # sframe --check with its total over the files, sframe --install; and
 # the file names a user can have (quotes, backslashes, bytes that are
