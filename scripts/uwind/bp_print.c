@@ -14,13 +14,9 @@
  * registers restored (`rbx=c-24`) and the record's raw rules.  --index
  * builds the fixed-size index and searches that instead of the text.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <uwind/breakpad.h>
 #include "uwind.h"
 #include "bp_file.h"
@@ -35,38 +31,26 @@
 
 int bp_file_open(const char *path, uint64_t base, struct bp_file *f)
 {
-	struct stat st;
+	struct tool_file tf;
 	struct uw_span text;
-	int fd, err;
+	int err;
 
 	memset(f, 0, sizeof(*f));
-	if (tool_file_check(path, false, NULL))
+	if (tool_file_map(path, &tf))
 		return -1;
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	f->size = (size_t)st.st_size;
-	if (f->size) {
-		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (f->map == MAP_FAILED) {
-			fprintf(stderr, "uwind: %s: %s\n", path,
-				strerror(errno));
-			f->map = NULL;
-			close(fd);
-			return -1;
-		}
-	}
-	close(fd);
-	text.data = f->map ? f->map : (const uint8_t *)"";
+	f->map = tf.data;
+	f->size = tf.size;
+	text.data = f->map;
 	text.size = f->size;
 	text.addr = 0;
 	err = uw_bp_init(&f->bp, &text, base, UW_ARCH_NONE);
 	if (err) {
-		fprintf(stderr, "uwind: %s: %s\n", path, uw_strerror(err));
+		/* dump_syms starts every file with its MODULE line. */
+		if (f->size < 7 || memcmp(f->map, "MODULE ", 7))
+			tool_err(path, "not a Breakpad symbol file: it does not"
+				 " start with a MODULE line");
+		else
+			tool_err(path, "%s", uw_strerror(err));
 		bp_file_close(f);
 		return -1;
 	}

@@ -60,7 +60,7 @@ refused()
 	return $bad
 }
 
-tap_begin 10
+tap_begin 11
 
 mkdir "$TMP/dir"
 refused "$TMP/dir" "is a directory" "$ELF_CMDS $RAW_CMDS"
@@ -80,6 +80,9 @@ tap_result $? "an empty file: every command says it is empty, exit 1"
 head -c 4096 /dev/urandom | tr '\177' x >"$TMP/random"
 refused "$TMP/random" "not an ELF" "$ELF_CMDS"
 tap_result $? "random bytes: not an ELF file, exit 1"
+refused "$TMP/random" "not a Breakpad symbol file" \
+	"lookup@--breakpad@FILE@10 verify@--breakpad@FILE"
+tap_result $? "random bytes as a Breakpad file: not a Breakpad symbol file (it was 'unsupported architecture'), exit 1"
 
 head -c 2000 "$P" >"$TMP/trunc"
 refused "$TMP/trunc" "truncated" "$ELF_CMDS"
