@@ -11,7 +11,6 @@
  * lookup, sframe --check and --install) prints one JSON object instead
  * of the text (json.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "uwind.h"
@@ -80,38 +79,9 @@ static const struct tool_cmd cmds[] = {
 
 #define NCMDS	(sizeof(cmds) / sizeof(cmds[0]))
 
-/* The command running, for tool_usage(). */
-static const struct tool_cmd *current;
-
 static void print_usage(FILE *f, const struct tool_cmd *c)
 {
-	const char *p = c->usage;
-	bool first = true;
-
-	/* "usage: " before the first form, its width before the others. */
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		fprintf(f, "%s%.*s\n", !strncmp(p, "uwind ", 6) ?
-			(first ? "usage: " : "       ") : "       ", (int)n, p);
-		first = false;
-		p += n + (nl ? 1 : 0);
-	}
-}
-
-int tool_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "uwind: %s: ", current ? current->name : "usage");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (current)
-		print_usage(stderr, current);
-	return 2;
+	tool_print_usage(f, c->usage);
 }
 
 static void print_help(FILE *f)
@@ -188,7 +158,7 @@ int main(int argc, char **argv)
 		print_help(stderr);
 		return 2;
 	}
-	current = c;
+	tool_usage_of(c->name, c->usage);
 	argc--;
 	argv++;
 	if (common_options(c, &argc, argv)) {
@@ -278,8 +248,9 @@ static int run_format(int argc, char **argv, bool lookup)
 				return run(argc, argv);
 			}
 	file = first_file(argc, argv);
+	/* No file: SFrame's reader says what is wrong with the options. */
 	if (!file)
-		return tool_usage("no input file");
+		return lookup ? cmd_lookup(argc, argv) : cmd_dump(argc, argv);
 	run = by_kind(file, lookup);
 	return run ? run(argc, argv) : 1;
 }

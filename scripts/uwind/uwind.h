@@ -51,9 +51,12 @@ void tool_print_cfa(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r
 void tool_print_rule(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 
 /*
- * A usage error of the command running (main.c): "uwind: COMMAND: "
- * and the message, then the command's usage, on stderr.  Returns 2.
+ * Usage errors (usage.c): main.c names the command running and its
+ * usage (its forms, a line each); tool_usage() prints "uwind: COMMAND: "
+ * and the message, then the usage, on stderr, and returns 2.
  */
+void tool_usage_of(const char *name, const char *usage);
+void tool_print_usage(FILE *f, const char *usage);
 int tool_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int cmd_dump(int argc, char **argv);
