@@ -47,28 +47,39 @@ done
 tap_result $? "make install DESTDIR PREFIX=$PREFIX: the tool, uwind.1, $(ls include/uwind/*.h | wc -l) headers, libuwind.a, uwind.pc"
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/inst.log"
 
-export PKG_CONFIG_PATH="$D$PREFIX/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
-flags=$(echo $(pkg-config --cflags --libs uwind 2>&1))
-v=$(pkg-config --modversion uwind 2>&1)
-[ "$flags" = "-I$D$PREFIX/include -L$D$PREFIX/lib -luwind" ] &&
-	[ "uwind $v" = "$("$D$PREFIX/bin/uwind" --version)" ]
-tap_result $? "pkg-config --cflags --libs uwind: $flags; --modversion $v, as uwind --version"
+if tap_have pkg-config; then
+	export PKG_CONFIG_PATH="$D$PREFIX/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
+	flags=$(echo $(pkg-config --cflags --libs uwind 2>&1))
+	v=$(pkg-config --modversion uwind 2>&1)
+	[ "$flags" = "-I$D$PREFIX/include -L$D$PREFIX/lib -luwind" ] &&
+		[ "uwind $v" = "$("$D$PREFIX/bin/uwind" --version)" ]
+	tap_result $? "pkg-config --cflags --libs uwind: $flags; --modversion $v, as uwind --version"
 
-# The example, against the installed headers and library only.
-# shellcheck disable=SC2086
-gcc -O2 -Wall -Wextra -Werror -Wa,--gsframe -rdynamic -o "$TMP/selfwalk" \
-	selftests/tool/src/selfwalk.c $flags 2>"$TMP/cc.log" &&
-	"$TMP/selfwalk" >"$TMP/walk" 2>&1
-rc=$?
-names=$(awk '/^#[0-9]/ { print $3 }' "$TMP/walk" | head -n 4 | tr '\n' ' ')
-srcs=$(awk '/^#[0-9]/ { print $4 }' "$TMP/walk" | head -n 4 | sort -u)
-[ $rc -eq 0 ] && [ "$names" = "print_stack inner outer main " ] && [ "$srcs" = "[sframe]" ]
-tap_result $? "a program built with those flags walks its own stack: $names(SFrame)"
-[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/cc.log" "$TMP/walk"
+	# The example, against the installed headers and library only.
+	# shellcheck disable=SC2086
+	gcc -O2 -Wall -Wextra -Werror -Wa,--gsframe -rdynamic \
+		-o "$TMP/selfwalk" selftests/tool/src/selfwalk.c $flags \
+		2>"$TMP/cc.log" && "$TMP/selfwalk" >"$TMP/walk" 2>&1
+	rc=$?
+	names=$(awk '/^#[0-9]/ { print $3 }' "$TMP/walk" | head -n 4 | tr '\n' ' ')
+	srcs=$(awk '/^#[0-9]/ { print $4 }' "$TMP/walk" | head -n 4 | sort -u)
+	[ $rc -eq 0 ] && [ "$names" = "print_stack inner outer main " ] &&
+		[ "$srcs" = "[sframe]" ]
+	tap_result $? "a program built with those flags walks its own stack: $names(SFrame)"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/cc.log" "$TMP/walk"
+else
+	tap_skip "pkg-config --cflags --libs uwind" "pkg-config is not installed"
+	tap_skip "a program built with pkg-config's flags" "pkg-config is not installed"
+fi
 
-LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D$PREFIX/share/man/man1/uwind.1" >"$TMP/man" 2>&1 &&
-	grep -q '^NAME' "$TMP/man" && ! groff -man -ww -z "$D$PREFIX/share/man/man1/uwind.1" 2>&1 | grep -q .
-tap_result $? "the installed man page renders, without groff warnings"
+if tap_have man && tap_have groff; then
+	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D$PREFIX/share/man/man1/uwind.1" \
+		>"$TMP/man" 2>&1 && grep -q '^NAME' "$TMP/man" &&
+		! groff -man -ww -z "$D$PREFIX/share/man/man1/uwind.1" 2>&1 | grep -q .
+	tap_result $? "the installed man page renders, without groff warnings"
+else
+	tap_skip "the installed man page renders" "man or groff is not installed"
+fi
 
 make -s uninstall O="$O" DESTDIR="$D" PREFIX="$PREFIX" >/dev/null 2>&1
 left=$(find "$D" -type f | wc -l)
