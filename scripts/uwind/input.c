@@ -132,6 +132,7 @@ static bool inside(uint64_t off, uint64_t n, uint64_t each, size_t size)
 
 const char *tool_elf_defect(Elf *elf, size_t size, char *buf, size_t len)
 {
+	uint64_t ph_end, sh_end;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
@@ -143,12 +144,11 @@ const char *tool_elf_defect(Elf *elf, size_t size, char *buf, size_t len)
 		shnum = eh.e_shnum;
 	if (!inside(eh.e_phoff, eh.e_phnum, eh.e_phentsize, size) ||
 	    !inside(eh.e_shoff, shnum, eh.e_shentsize, size)) {
+		ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+		sh_end = eh.e_shoff + (uint64_t)shnum * eh.e_shentsize;
 		snprintf(buf, len, "truncated ELF file: %zu bytes, its headers"
 			 " end at %llu", size, (unsigned long long)
-			 (eh.e_shoff + (uint64_t)shnum * eh.e_shentsize >
-			  eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize ?
-			  eh.e_shoff + (uint64_t)shnum * eh.e_shentsize :
-			  eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize));
+			 (ph_end > sh_end ? ph_end : sh_end));
 		return buf;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {

@@ -204,6 +204,10 @@ void stk_print(struct stk_target *t, const struct stk_opts *o);
 /* stack_core.c */
 int stk_core_open(struct stk_target *t, const char *core, const char *exe);
 void stk_core_close(struct stk_target *t);
+/* The name of a signal's si_code ("SEGV_MAPERR", "SI_USER"), or NULL. */
+const char *stk_sigcode_name(int signo, int code);
+
+/* stack_check.c */
 /*
  * Whether the file, placed, is the one the process had mapped: its
  * build-id note against the core's bytes there, and for the program
@@ -212,8 +216,6 @@ void stk_core_close(struct stk_target *t);
  * on stderr, and t->exe_refused set when it is the program --exe named).
  */
 int stk_core_check_file(struct stk_target *t, struct stk_file *f);
-/* The name of a signal's si_code ("SEGV_MAPERR", "SI_USER"), or NULL. */
-const char *stk_sigcode_name(int signo, int code);
 
 /* stack_live.c */
 int stk_live_open(struct stk_target *t, int pid);
