@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * uwind sframe --install: tables made from DWARF CFI, installed for the
- * kernel module (README.md, "Installed tables").
+ * kernel module (kernel/README.md, "Stock binaries: installed tables").
  *
  *   uwind sframe --install [--dir DIR] [-v] FILE...|--vdso
  *   uwind sframe --install [--dir DIR] [-v] --pid PID

@@ -6,7 +6,8 @@
 # (names.sh), --json (json.sh); on src/target.c, a program built -O2 -g
 # with SFrame, and its object file.  install.sh: plain make, make install
 # and uninstall, and a program (src/selfwalk.c) built against the
-# installed library with pkg-config.
+# installed library with pkg-config; docs.sh: the documentation (links,
+# contents, its examples run or checked against the tool and the tree).
 
 TOOL_T := $(O)/selftests/tool
 TOOL_T_CFLAGS := -O2 -g -Wall -Wa,--gsframe -pthread
@@ -36,6 +37,8 @@ $(call uw_test,sh selftests/tool/cores.sh $(O),san,$(TOOL) $(TOOL_T_PROGS) \
 $(call uw_test,sh selftests/tool/names.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 $(call uw_test,sh selftests/tool/json.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 # Not under ASan: it installs and builds against the tree's own objects.
+# docs.sh: the documentation against the tree and the tool.
 ifeq ($(SAN),)
 $(call uw_test,sh selftests/tool/install.sh $(O),,$(TOOL) $(LIBUWIND))
+$(call uw_test,sh selftests/tool/docs.sh $(O),,$(TOOL))
 endif
