@@ -7,7 +7,7 @@
 #include <uwind/breakpad.h>
 
 struct bp_file {
-	uint8_t *map;		/* the file, mapped read-only */
+	uint8_t *map;		/* the file, mapped (tool_file_map) */
 	size_t size;
 	struct uw_bp bp;
 	struct uw_bp_idx *idx;	/* bp_file_index(): the index in use */

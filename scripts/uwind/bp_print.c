@@ -14,16 +14,13 @@
  * registers restored (`rbx=c-24`) and the record's raw rules.  --index
  * builds the fixed-size index and searches that instead of the text.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <uwind/breakpad.h>
 #include "uwind.h"
 #include "bp_file.h"
+#include "lookup_out.h"
 
 #define SYN_SP64	0x7f0000000000ull
 #define SYN_REG64	0x100000000ull	/* r[n] = (n + 1) * this */
@@ -32,48 +29,28 @@
 #define SYN_REG32	0x01000000ull
 #define SYN_MARK32	0xa0000000ull
 
-bool bp_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--breakpad"))
-			return true;
-	return false;
-}
-
 int bp_file_open(const char *path, uint64_t base, struct bp_file *f)
 {
-	struct stat st;
+	struct tool_file tf;
 	struct uw_span text;
-	int fd, err;
+	int err;
 
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (tool_file_map(path, &tf))
 		return -1;
-	}
-	f->size = (size_t)st.st_size;
-	if (f->size) {
-		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (f->map == MAP_FAILED) {
-			fprintf(stderr, "uwind: %s: %s\n", path,
-				strerror(errno));
-			f->map = NULL;
-			close(fd);
-			return -1;
-		}
-	}
-	close(fd);
-	text.data = f->map ? f->map : (const uint8_t *)"";
+	f->map = tf.data;
+	f->size = tf.size;
+	text.data = f->map;
 	text.size = f->size;
 	text.addr = 0;
 	err = uw_bp_init(&f->bp, &text, base, UW_ARCH_NONE);
 	if (err) {
-		fprintf(stderr, "uwind: %s: %s\n", path, uw_strerror(err));
+		/* dump_syms starts every file with its MODULE line. */
+		if (f->size < 7 || memcmp(f->map, "MODULE ", 7))
+			tool_err(path, "not a Breakpad symbol file: it does not"
+				 " start with a MODULE line");
+		else
+			tool_err(path, "%s", uw_strerror(err));
 		bp_file_close(f);
 		return -1;
 	}
@@ -185,8 +162,8 @@ static void value_rule(FILE *out, const struct syn *s,
 	fputs("?", out);
 }
 
-static void print_raw(const struct bp_file *f, const struct uw_bp_work *w,
-		      bool win)
+static void print_raw(FILE *out, const struct bp_file *f,
+		      const struct uw_bp_work *w, bool win)
 {
 	const char *t = (const char *)f->bp.text.data;
 	uint64_t p, e;
@@ -195,11 +172,11 @@ static void print_raw(const struct bp_file *f, const struct uw_bp_work *w,
 	unsigned int k;
 
 	if (win) {
-		printf(" # STACK WIN %u %.*s", w->win.type, (int)w->prog_len,
-		       w->prog);
+		fprintf(out, " # STACK WIN %u %.*s", w->win.type,
+			(int)w->prog_len, w->prog);
 		return;
 	}
-	printf(" #");
+	fputs(" #", out);
 	for (k = 0; k < UW_BP_SLOTS; k++) {
 		if (!w->slot[k])
 			continue;
@@ -220,8 +197,8 @@ static void print_raw(const struct bp_file *f, const struct uw_bp_work *w,
 				break;
 			e = p;
 		}
-		printf(" %s:%.*s", name ? name : "?",
-		       (int)(e - w->slot[k]), t + w->slot[k]);
+		fprintf(out, " %s:%.*s", name ? name : "?",
+			(int)(e - w->slot[k]), t + w->slot[k]);
 	}
 }
 
@@ -285,7 +262,7 @@ int bp_lookup_line(const struct bp_file *f, uint64_t pc, bool verbose,
 		value_rule(out, &s, &ai, v, w.cfa, false);
 	}
 	if (verbose)
-		print_raw(f, &w, w.flags & UW_BP_F_WIN);
+		print_raw(out, f, &w, w.flags & UW_BP_F_WIN);
 	fputc('\n', out);
 	return 0;
 }
@@ -295,7 +272,7 @@ int cmd_bp_lookup(int argc, char **argv)
 	const char *sym = NULL, *base_s = NULL;
 	bool verbose = false, index = false;
 	struct bp_file f;
-	uint64_t base = 0, pc;
+	uint64_t base = 0, *pcs;
 	int i, naddr = 0, ret = 0;
 	char **addr = calloc((size_t)argc, sizeof(*addr));
 
@@ -310,19 +287,26 @@ int cmd_bp_lookup(int argc, char **argv)
 			index = true;
 		else if (!strcmp(argv[i], "-v"))
 			verbose = true;
-		else if (argv[i][0] == '-')
-			sym = NULL;	/* unknown option: usage */
-		else
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			free(addr);
+			return tool_usage("unknown option %s, or it lacks its"
+					  " value", argv[i]);
+		} else
 			addr[naddr++] = argv[i];
 	}
-	if (!sym || !naddr || (base_s && parse_u64(base_s, &base))) {
-		fprintf(stderr, "usage: uwind lookup --breakpad SYM [--base"
-			" ADDR] [--index] [-v] ADDR...\n");
+	if (!sym || (base_s && parse_addr(base_s, &base))) {
+		free(addr);
+		return tool_usage(sym ? "--base '%s' is not a hex address" :
+				  "--breakpad needs a SYM file", base_s);
+	}
+	pcs = parse_addr_args(addr, naddr, UINT64_MAX);
+	if (!pcs) {
 		free(addr);
 		return 2;
 	}
 	if (bp_file_open(sym, base, &f)) {
 		free(addr);
+		free(pcs);
 		return 1;
 	}
 	if (index && bp_file_index(&f)) {
@@ -330,16 +314,13 @@ int cmd_bp_lookup(int argc, char **argv)
 		ret = 1;
 		naddr = 0;
 	}
+	lk_begin(sym, "breakpad");
 	for (i = 0; i < naddr; i++) {
-		if (parse_u64(addr[i], &pc)) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				addr[i]);
-			ret = 2;
-			continue;
-		}
-		ret |= bp_lookup_line(&f, pc, verbose, stdout);
+		ret |= bp_lookup_line(&f, pcs[i], verbose, lk_line());
+		lk_line_end();
 	}
 	bp_file_close(&f);
 	free(addr);
-	return ret;
+	free(pcs);
+	return lk_end(ret);
 }

@@ -35,6 +35,13 @@ Elf_Scn *cfi_find_scn(Elf *elf, const char *want, GElf_Shdr *shp)
 	return NULL;
 }
 
+bool cfi_is_object(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	return gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
+}
+
 int cfi_sec_open(struct cfi_sec *s, Elf *elf, const char *name)
 {
 	GElf_Shdr sh;

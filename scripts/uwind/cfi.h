@@ -88,6 +88,17 @@ void elf_func_syms(Elf *elf, Elf64_Word type,
 		   void (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
 		   void *ctx);
 
+/*
+ * A relocatable object (ET_REL): its CFI's addresses are left to the
+ * linker (.rela.eh_frame), and its functions in several sections all
+ * start at 0, so no table made from it can say which pc is whose.  The
+ * tool refuses to convert one, with this message.
+ */
+bool cfi_is_object(Elf *elf);
+#define CFI_OBJECT_REFUSED \
+	"a relocatable object: its CFI gets its addresses from relocations" \
+	" when it is linked; give the linked program or library"
+
 /* The ELF file's GNU build-id: length (0: none), bytes into id (<= max). */
 size_t cfi_build_id(Elf *elf, uint8_t *id, size_t max);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ehabi_rules.h"
+#include "lookup_out.h"
 
 struct ctab {
 	struct tool_table t;
@@ -24,20 +25,10 @@ struct ctab {
 	int first;		/* first address argument */
 };
 
-bool chrome_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--chrome"))
-			return true;
-	return false;
-}
-
-static int open_ctab(int argc, char **argv, struct ctab *c)
+static int parse_ctab(int argc, char **argv, struct ctab *c)
 {
 	const char *text = NULL;
-	int i, err;
+	int i;
 
 	memset(c, 0, sizeof(*c));
 	for (i = 1; i < argc; i++) {
@@ -47,21 +38,23 @@ static int open_ctab(int argc, char **argv, struct ctab *c)
 			text = argv[++i];
 		else if (!strcmp(argv[i], "--thumb"))
 			c->thumb = true;
-		else if (argv[i][0] == '-' && argv[i][1] == '-') {
-			fprintf(stderr, "uwind: unknown option %s\n", argv[i]);
-			return -1;
-		} else
+		else if (argv[i][0] == '-' && argv[i][1] == '-')
+			return tool_usage("unknown option %s", argv[i]);
+		else
 			break;
 	}
 	c->first = i;
-	if (!c->path) {
-		fprintf(stderr, "uwind: --chrome needs a TABLE\n");
-		return -1;
-	}
-	if (text && parse_u64(text, &c->text)) {
-		fprintf(stderr, "uwind: bad --text '%s'\n", text);
-		return -1;
-	}
+	if (!c->path)
+		return tool_usage("--chrome needs a TABLE");
+	if (text && parse_addr(text, &c->text))
+		return tool_usage("--text '%s' is not a hex address", text);
+	return 0;
+}
+
+static int load_ctab(struct ctab *c)
+{
+	int err;
+
 	if (tool_load_raw(c->path, c->text, &c->t))
 		return -1;
 	err = uw_chrome_init(&c->ct, &c->t.span, c->text, false);
@@ -187,14 +180,12 @@ int cmd_chrome_dump(int argc, char **argv)
 	uint32_t p, lo, hi, i;
 	int ret = 0;
 
-	if (open_ctab(argc, argv, &c))
-		return 1;
-	if (c.first != argc) {
-		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
-			argv[c.first]);
-		tool_table_free(&c.t);
+	if (parse_ctab(argc, argv, &c))
 		return 2;
-	}
+	if (c.first != argc)
+		return tool_usage("unexpected argument %s", argv[c.first]);
+	if (load_ctab(&c))
+		return 1;
 	printf("Chrome unwind table %s: %zu bytes, text at 0x%llx\n", c.path,
 	       c.t.span.size, (unsigned long long)c.text);
 	printf("  Header:\n");
@@ -231,7 +222,7 @@ int cmd_chrome_dump(int argc, char **argv)
 	return ret;
 }
 
-static int lookup_one(const struct ctab *c, uint64_t addr,
+static int lookup_one(FILE *out, const struct ctab *c, uint64_t addr,
 		      struct syn_mem *m)
 {
 	struct uw_chrome_loc loc;
@@ -240,46 +231,42 @@ static int lookup_one(const struct ctab *c, uint64_t addr,
 	unsigned int fp = (c->thumb || (addr & 1)) ? 7 : 11;
 	int err;
 
-	printf("0x%llx", (unsigned long long)addr);
+	fprintf(out, "0x%llx", (unsigned long long)addr);
 	err = uw_chrome_find(&c->ct, addr, &loc);
 	if (err == UW_ENOENT) {
-		printf(" none\n");
+		fputs(" none\n", out);
 		return 0;
 	}
 	syn_begin(m, &cfg, &r, addr);
 	err = err ? err : uw_chrome_exec(&c->ct, &loc, &cfg, &r);
-	return syn_print_result(m, &r, fp, err);
+	return syn_print_result(out, m, &r, fp, err);
 }
 
 int cmd_chrome_lookup(int argc, char **argv)
 {
 	struct syn_mem *m;
 	struct ctab c;
-	uint64_t addr;
+	uint64_t *addrs;
 	int i, ret = 0;
 
-	if (open_ctab(argc, argv, &c))
-		return 1;
-	if (c.first == argc) {
-		fprintf(stderr, "uwind: lookup: no address\n");
-		tool_table_free(&c.t);
+	if (parse_ctab(argc, argv, &c))
 		return 2;
-	}
+	addrs = parse_addr_args(argv + c.first, argc - c.first, 0xffffffffu);
+	if (!addrs)
+		return 2;
 	m = malloc(sizeof(*m));
-	if (!m) {
-		tool_table_free(&c.t);
+	if (!m || load_ctab(&c)) {
+		free(m);
+		free(addrs);
 		return 1;
 	}
-	for (i = c.first; i < argc; i++) {
-		if (parse_u64(argv[i], &addr) || addr > 0xffffffffu) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
-		ret |= lookup_one(&c, addr, m);
+	lk_begin(c.path, "chrome");
+	for (i = 0; i < argc - c.first; i++) {
+		ret |= lookup_one(lk_line(), &c, addrs[i], m);
+		lk_line_end();
 	}
 	free(m);
+	free(addrs);
 	tool_table_free(&c.t);
-	return ret;
+	return lk_end(ret);
 }

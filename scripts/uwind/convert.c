@@ -473,12 +473,12 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 	size_t n = 0, i, usable = 0;
 	int fd, ret = 1, nocfi;
 
+	if (tool_file_check(path, false, NULL))
+		return 1;
 	if (macho_is(path))
 		return cu_to_breakpad(path, arch, out);
-	if (arch) {
-		fprintf(stderr, "uwind: --arch is for Mach-O files\n");
-		return 2;
-	}
+	if (arch)
+		return tool_usage("--arch is for Mach-O files");
 	memset(&c, 0, sizeof(c));
 	c.path = path;
 	elf_version(EV_CURRENT);
@@ -487,9 +487,11 @@ static int to_breakpad(const char *path, const char *arch, FILE *out)
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	c.elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!c.elf || elf_kind(c.elf) != ELF_K_ELF || !gelf_getehdr(c.elf, &c.eh)) {
-		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
+	c.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (tool_elf_check(path, c.elf) || !gelf_getehdr(c.elf, &c.eh))
+		goto out;
+	if (cfi_is_object(c.elf)) {
+		tool_err(path, "%s", CFI_OBJECT_REFUSED);
 		goto out;
 	}
 	nocfi = open_cfi(&c);
@@ -541,10 +543,10 @@ static int to_chrome(const char *sym, const char *outp, const char *text,
 	FILE *in, *out;
 	int ret = 1;
 
-	if (text && parse_u64(text, &text_start)) {
-		fprintf(stderr, "uwind: convert: bad --text '%s'\n", text);
-		return 2;
-	}
+	if (text && parse_addr(text, &text_start))
+		return tool_usage("--text '%s' is not a hex address", text);
+	if (strcmp(sym, "-") && tool_file_check(sym, false, NULL))
+		return 1;
 	in = strcmp(sym, "-") ? fopen(sym, "r") : stdin;
 	if (!in) {
 		fprintf(stderr, "uwind: %s: %s\n", sym, strerror(errno));
@@ -601,16 +603,15 @@ int cmd_convert(int argc, char **argv)
 		else if (!strcmp(argv[i], "-v"))
 			verbose = 1;
 		else
-			goto usage;
+			return tool_usage("unexpected argument %s, or an option"
+					  " without its value", argv[i]);
 	}
 	if (bp && !chrome && !outp && !text)
 		return to_breakpad(bp, arch, stdout);
 	if (chrome && !bp && outp)
 		return to_chrome(chrome, outp, text, verbose);
-usage:
-	fprintf(stderr, "usage: uwind convert --breakpad ELF|MACHO"
-		" [--arch NAME]\n"
-		"       uwind convert --chrome STACKCFI.sym -o TABLE"
-		" [--text ADDR] [-v]\n");
-	return 2;
+	return tool_usage(bp && chrome ? "--breakpad or --chrome, not both" :
+			  chrome ? "--chrome needs -o TABLE" :
+			  bp ? "--breakpad takes neither -o nor --text" :
+			  "--breakpad FILE or --chrome SYM");
 }

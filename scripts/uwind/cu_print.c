@@ -24,21 +24,7 @@
 #include "uwind.h"
 #include "macho.h"
 #include "cu_rules.h"
-
-/* Is the first file argument (argv[1], after options) a Mach-O file? */
-bool macho_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--arch")) {
-			i++;
-			continue;
-		}
-		return argv[i][0] != '-' && macho_is(argv[i]);
-	}
-	return false;
-}
+#include "lookup_out.h"
 
 static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 {
@@ -214,10 +200,9 @@ int cmd_cu_dump(int argc, char **argv)
 	struct uw_cu cu;
 	int err, ret = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: uwind dump MACHO [--arch NAME]\n");
-		return 2;
-	}
+	if (argc != 2)
+		return tool_usage(argc < 2 ? "no input file" :
+				  "unexpected argument %s", argv[2]);
 	if (cu_open(argv[1], arch, &m, &cu))
 		return 1;
 	printf("Contents of the __unwind_info section (%s):\n", m.arch_name);
@@ -259,35 +244,37 @@ int cmd_cu_lookup(int argc, char **argv)
 	struct uw_cu_entry e;
 	struct macho m;
 	struct uw_cu cu;
-	uint64_t pc;
+	uint64_t pc, *addrs;
 	int i, err, ret = 0;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: uwind lookup MACHO [--arch NAME]"
-			" ADDR...\n");
+	if (argc < 3)
+		return tool_usage("no address");
+	addrs = parse_addr_args(argv + 2, argc - 2, UINT64_MAX);
+	if (!addrs)
 		return 2;
-	}
-	if (cu_open(argv[1], arch, &m, &cu))
+	if (cu_open(argv[1], arch, &m, &cu)) {
+		free(addrs);
 		return 1;
-	for (i = 2; i < argc; i++) {
-		if (parse_u64(argv[i], &pc)) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
-		printf("0x%llx ", (unsigned long long)pc);
+	}
+	lk_begin(argv[1], "compact");
+	for (i = 0; i < argc - 2; i++) {
+		FILE *out = lk_line();
+
+		pc = addrs[i];
+		fprintf(out, "0x%llx ", (unsigned long long)pc);
 		err = uw_cu_find(&cu, pc, &e);
 		if (err == UW_ENOENT)
-			fputs("none", stdout);
+			fputs("none", out);
 		else if (err)
-			printf("error %s", uw_strerror(err));
+			fprintf(out, "error %s", uw_strerror(err));
 		else
-			cu_print_rule(stdout, &m, &cu, &e);
-		putchar('\n');
+			cu_print_rule(out, &m, &cu, &e);
+		fputc('\n', out);
+		lk_line_end();
 		if (err && err != UW_ENOENT)
 			ret = 1;
 	}
+	free(addrs);
 	macho_close(&m);
-	return ret;
+	return lk_end(ret);
 }

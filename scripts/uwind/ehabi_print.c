@@ -31,28 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ehabi_rules.h"
-
-/* Is argv[1] an ARM ELF file (the EHABI commands handle it)? */
-bool ehabi_wanted(int argc, char **argv)
-{
-	bool arm = false;
-	Elf *elf;
-	int fd;
-
-	if (argc < 2 || argv[1][0] == '-')
-		return false;
-	elf_version(EV_CURRENT);
-	fd = open(argv[1], O_RDONLY);
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf) {
-		arm = arm_is_elf32(elf);
-		elf_end(elf);
-	}
-	close(fd);
-	return arm;
-}
+#include "lookup_out.h"
 
 /* ---- dump ---- */
 
@@ -182,11 +161,8 @@ int cmd_ehabi_dump(int argc, char **argv)
 	uint32_t i;
 	int ret = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
-			argv[2]);
-		return 2;
-	}
+	if (argc != 2)
+		return tool_usage("unexpected argument %s", argv[2]);
 	if (arm_open(&a, argv[1])) {
 		arm_close(&a);
 		return 1;
@@ -202,7 +178,7 @@ int cmd_ehabi_dump(int argc, char **argv)
 
 /* ---- lookup: the opcodes run on a synthetic frame ---- */
 
-static int lookup_one(const struct arm_elf *a, uint64_t addr,
+static int lookup_one(FILE *out, const struct arm_elf *a, uint64_t addr,
 		      struct syn_mem *m)
 {
 	struct uw_ehabi_entry e;
@@ -210,53 +186,48 @@ static int lookup_one(const struct arm_elf *a, uint64_t addr,
 	unsigned int fpreg = arm_is_thumb(a, addr) ? 7 : 11;
 	int err;
 
-	printf("0x%llx", (unsigned long long)addr);
+	fprintf(out, "0x%llx", (unsigned long long)addr);
 	if (!arm_in_text(a, addr & ~(uint64_t)1)) {
-		printf(" none\n");
+		fputs(" none\n", out);
 		return 0;
 	}
 	err = uw_ehabi_find(&a->eh, addr, &e);
 	if (err == UW_ENOENT) {
-		printf(" none\n");
+		fputs(" none\n", out);
 		return 0;
 	}
 	if (!err && e.kind == UW_EHABI_KIND_CANTUNWIND) {
-		printf(" cantunwind\n");
+		fputs(" cantunwind\n", out);
 		return 0;
 	}
 	err = err ? err : syn_exec(a, &e, addr, m, &r);
-	return syn_print_result(m, &r, fpreg, err);
+	return syn_print_result(out, m, &r, fpreg, err);
 }
 
 int cmd_ehabi_lookup(int argc, char **argv)
 {
 	struct syn_mem *m;
 	struct arm_elf a;
-	uint64_t addr;
+	uint64_t *addrs;
 	int i, ret = 0;
 
-	if (argc < 3) {
-		fprintf(stderr, "uwind: lookup: no address\n");
+	addrs = parse_addr_args(argv + 2, argc - 2, 0xffffffffu);
+	if (!addrs)
 		return 2;
-	}
 	m = malloc(sizeof(*m));
-	if (!m)
-		return 1;
-	if (arm_open(&a, argv[1])) {
+	if (!m || arm_open(&a, argv[1])) {
 		free(m);
+		free(addrs);
 		arm_close(&a);
 		return 1;
 	}
-	for (i = 2; i < argc; i++) {
-		if (parse_u64(argv[i], &addr) || addr > 0xffffffffu) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
-		ret |= lookup_one(&a, addr, m);
+	lk_begin(argv[1], "ehabi");
+	for (i = 0; i < argc - 2; i++) {
+		ret |= lookup_one(lk_line(), &a, addrs[i], m);
+		lk_line_end();
 	}
 	free(m);
+	free(addrs);
 	arm_close(&a);
-	return ret;
+	return lk_end(ret);
 }

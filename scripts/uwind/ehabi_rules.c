@@ -262,6 +262,9 @@ int arm_open(struct arm_elf *a, const char *path)
 
 	memset(a, 0, sizeof(*a));
 	a->path = path;
+	a->fd = -1;
+	if (tool_file_check(path, false, NULL))
+		return -1;
 	elf_version(EV_CURRENT);
 	a->fd = open(path, O_RDONLY);
 	if (a->fd < 0) {
@@ -471,8 +474,8 @@ static void syn_desc(FILE *f, const struct syn_mem *m, uint32_t v, int depth)
 }
 
 /* A register's rule: unchanged, from a register, or saved at CFA+N. */
-static void syn_rule(const struct syn_mem *m, uint32_t cfa, uint32_t v,
-		     unsigned int self, const char *self_name)
+static void syn_rule(FILE *out, const struct syn_mem *m, uint32_t cfa,
+		     uint32_t v, unsigned int self, const char *self_name)
 {
 	unsigned int n, k;
 	int32_t off;
@@ -481,42 +484,42 @@ static void syn_rule(const struct syn_mem *m, uint32_t cfa, uint32_t v,
 	for (n = 0; n <= 14; n++) {
 		if (n != 13 && v == SYN_REG(n)) {
 			if (n == self)
-				printf("%s", self_name);
+				fputs(self_name, out);
 			else if (n == 14)
-				printf("lr");
+				fputs("lr", out);
 			else
-				printf("r%u", n);
+				fprintf(out, "r%u", n);
 			return;
 		}
 	}
 	if (syn_marker(m, v, &k, &off) && !off) {
 		d = (int64_t)m->addr[k] - cfa;
 		if (d > -SYN_NEAR && d < SYN_NEAR) {
-			printf("c%+d", (int)d);
+			fprintf(out, "c%+d", (int)d);
 			return;
 		}
 	}
-	syn_desc(stdout, m, v, 0);
+	syn_desc(out, m, v, 0);
 }
 
-int syn_print_result(const struct syn_mem *m, const struct uw_regs *r,
-		     unsigned int fpreg, int err)
+int syn_print_result(FILE *out, const struct syn_mem *m,
+		     const struct uw_regs *r, unsigned int fpreg, int err)
 {
 	if (err == UW_EREFUSE) {
-		printf(" refuse\n");
+		fputs(" refuse\n", out);
 		return 0;
 	}
 	if (err) {
-		printf(" error %s\n", uw_strerror(err));
+		fprintf(out, " error %s\n", uw_strerror(err));
 		return 1;
 	}
-	printf(" cfa=");
-	syn_desc(stdout, m, (uint32_t)r->r[13], 0);
-	printf(" ra=");
-	syn_rule(m, (uint32_t)r->r[13], (uint32_t)r->r[15], 14, "lr");
-	printf(" fp=");
-	syn_rule(m, (uint32_t)r->r[13], (uint32_t)r->r[fpreg], fpreg, "u");
-	printf("\n");
+	fputs(" cfa=", out);
+	syn_desc(out, m, (uint32_t)r->r[13], 0);
+	fputs(" ra=", out);
+	syn_rule(out, m, (uint32_t)r->r[13], (uint32_t)r->r[15], 14, "lr");
+	fputs(" fp=", out);
+	syn_rule(out, m, (uint32_t)r->r[13], (uint32_t)r->r[fpreg], fpreg, "u");
+	fputc('\n', out);
 	return 0;
 }
 

@@ -99,8 +99,8 @@ int syn_exec(const struct arm_elf *a, const struct uw_ehabi_entry *e,
  * caller's registers r, " cfa=RULE ra=RULE fp=RULE" (fpreg: r11, or r7 in
  * Thumb code).  Returns 1 for an error, else 0.
  */
-int syn_print_result(const struct syn_mem *m, const struct uw_regs *r,
-		     unsigned int fpreg, int err);
+int syn_print_result(FILE *out, const struct syn_mem *m,
+		     const struct uw_regs *r, unsigned int fpreg, int err);
 
 /* A value as base + offset: base 0-14 is rN (13 the sp). */
 bool syn_reg_off(uint32_t v, unsigned int *base, int32_t *off);

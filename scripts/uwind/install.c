@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * uwind sframe --install: tables made from DWARF CFI, installed for the
- * kernel module (README.md, "Installed tables").
+ * kernel module (kernel/README.md, "Stock binaries: installed tables").
  *
  *   uwind sframe --install [--dir DIR] [-v] FILE...|--vdso
  *   uwind sframe --install [--dir DIR] [-v] --pid PID
@@ -39,7 +39,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cfi.h"
+#include "input.h"
 #include "install.h"
+#include "json.h"
 #include "sframe_gen.h"
 #include "uwind.h"
 #include "uwsf.h"
@@ -98,38 +100,54 @@ static void *read_vdso(int pid, size_t *size)
  * Open NAME for reading (a path, or "[vdso]": the vDSO of pid, 0 for
  * ours) into s.  0, or -1 with a message printed unless quiet.
  */
+static int open_file(const char *name, struct inst_src *s)
+{
+	size_t size;
+
+	if (tool_file_check(name, true, &s->why))
+		return -1;
+	s->fd = open(name, O_RDONLY);
+	if (s->fd < 0) {
+		s->why = strerror(errno);
+		return -1;
+	}
+	s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF ||
+	    !elf_rawfile(s->elf, &size)) {
+		s->why = "not an ELF file";
+		return -1;
+	}
+	s->why = tool_elf_defect(s->elf, size, s->whybuf, sizeof(s->whybuf));
+	return s->why ? -1 : 0;
+}
+
 int inst_open(const char *name, int pid, bool quiet, struct inst_src *s)
 {
 	size_t size = 0;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	elf_version(EV_CURRENT);
 	if (!strcmp(name, "[vdso]")) {
 		s->heap = read_vdso(pid, &size);
-		if (!s->heap) {
-			if (!quiet)
-				fprintf(stderr,
-					"uwind: cannot read the vDSO\n");
-			return -1;
-		}
-		s->elf = elf_memory(s->heap, size);
+		s->elf = s->heap ? elf_memory(s->heap, size) : NULL;
+		s->why = s->heap ? "the vDSO is not an ELF image" :
+			 "cannot read the vDSO";
+		ret = s->elf && elf_kind(s->elf) == ELF_K_ELF ? 0 : -1;
 	} else {
-		s->fd = open(name, O_RDONLY);
-		if (s->fd < 0) {
-			if (!quiet)
-				fprintf(stderr, "uwind: %s: %s\n", name,
-					strerror(errno));
-			return -1;
-		}
-		s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+		ret = open_file(name, s);
 	}
-	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF) {
+	if (ret) {
 		if (!quiet)
-			fprintf(stderr, "uwind: %s: not an ELF file\n", name);
+			tool_err(name, "%s", s->why);
+		/* Kept for the caller's message, past inst_close(). */
+		snprintf(s->whybuf, sizeof(s->whybuf), "%s", s->why);
 		inst_close(s);
+		s->why = s->whybuf;
 		return -1;
 	}
+	s->why = NULL;
 	return 0;
 }
 
@@ -140,7 +158,8 @@ void inst_close(struct inst_src *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->heap);
-	memset(s, 0, sizeof(*s));
+	s->elf = NULL;
+	s->heap = NULL;
 	s->fd = -1;
 }
 
@@ -264,9 +283,40 @@ static int write_table(const char *path, const uint8_t *hdr,
 	return ret;
 }
 
+/*
+ * One file's outcome: "STATUS NAME[ TABLE][: WHY]" (the size of a table
+ * made, with -v), or a result object with --json.
+ */
+static void result(const struct inst_ctx *c, const char *status,
+		   const char *name, const char *table, const char *why,
+		   const struct sg_result *r)
+{
+	if (json_wanted) {
+		json_begin(NULL);
+		json_str("status", status);
+		json_str("file", name);
+		if (table)
+			json_str("table", table);
+		if (why)
+			json_str("reason", why);
+		if (r) {
+			json_int("bytes", (long long)r->size);
+			json_int("version", r->st.version);
+			json_int("fdes", (long long)r->st.out_fdes);
+		}
+		json_end();
+		return;
+	}
+	printf("%s %s%s%s%s%s\n", status, name, table ? " " : "",
+	       table ? table : "", why ? ": " : "", why ? why : "");
+	if (r && c->verbose)
+		printf("  %zu bytes, SFrame V%u, %llu FDEs\n", r->size,
+		       r->st.version, (unsigned long long)r->st.out_fdes);
+}
+
 static void failed(struct inst_ctx *c, const char *name, const char *why)
 {
-	printf("failed %s: %s\n", name, why);
+	result(c, "failed", name, NULL, why, NULL);
 	c->failed++;
 }
 
@@ -280,7 +330,7 @@ static void cannot(struct inst_ctx *c, const char *name, const char *why)
 		failed(c, name, why);
 		return;
 	}
-	printf("skipped %s: %s\n", name, why);
+	result(c, "skipped", name, NULL, why, NULL);
 	c->skipped++;
 }
 
@@ -298,7 +348,7 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	if (c->filter && !is_ours(elf, c->machine))
 		return;
 	if (has_own_sframe(elf)) {
-		printf("own-sframe %s\n", name);
+		result(c, "own-sframe", name, NULL, NULL, NULL);
 		c->own++;
 		return;
 	}
@@ -314,7 +364,7 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
 	if (up_to_date(path, eh.e_machine, id, len, &chk)) {
-		printf("up-to-date %s %s\n", name, path);
+		result(c, "up-to-date", name, path, NULL, NULL);
 		c->uptodate++;
 		return;
 	}
@@ -330,13 +380,11 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	}
 	uwsf_header(&r, &chk, hdr);
 	if (make_dirs(sub) || write_table(path, hdr, &r)) {
-		printf("failed %s: %s: %s\n", name, path, strerror(errno));
+		/* Where it could not write, and why. */
+		result(c, "failed", name, path, strerror(errno), NULL);
 		c->failed++;
 	} else {
-		printf("installed %s %s\n", name, path);
-		if (c->verbose)
-			printf("  %zu bytes, SFrame V%u, %llu FDEs\n", r.size,
-			       r.st.version, (unsigned long long)r.st.out_fdes);
+		result(c, "installed", name, path, NULL, &r);
 		c->installed++;
 	}
 	sg_result_free(&r);
@@ -371,9 +419,9 @@ static void install_one(struct inst_ctx *c, const char *name, const char *open,
 {
 	struct inst_src s;
 
-	if (inst_open(open ? open : name, pid, c->filter, &s)) {
+	if (inst_open(open ? open : name, pid, true, &s)) {
 		if (!c->filter)
-			failed(c, name, "cannot be read as ELF");
+			failed(c, name, s.why);
 		return;
 	}
 	if (!seen_before(c, s.fd))
@@ -496,17 +544,32 @@ int cmd_install(const struct inst_opts *o, const char *const *files, int n)
 	}
 	c.filter = o->pid || o->system;
 	c.machine = own_machine();
+	if (json_wanted) {
+		json_begin(NULL);
+		json_str("dir", c.dir);
+		json_begin_array("results");
+	}
 	if (o->pid && install_pid(&c, o->pid))
-		return 1;
+		c.failed++;
 	if (o->system)
 		install_all(&c);
 	for (i = 0; i < n; i++)
 		install_one(&c, files[i], NULL, 0);
 	if (c.installed)
 		notify_module();
-	printf("uwind: %u installed, %u up to date, %u with their own SFrame,"
-	       " %u skipped, %u failed\n", c.installed, c.uptodate, c.own,
-	       c.skipped, c.failed);
+	if (json_wanted) {
+		json_end_array();
+		json_int("installed", c.installed);
+		json_int("up_to_date", c.uptodate);
+		json_int("own_sframe", c.own);
+		json_int("skipped", c.skipped);
+		json_int("failed", c.failed);
+		json_end();
+	} else {
+		printf("uwind: %u installed, %u up to date, %u with their own"
+		       " SFrame, %u skipped, %u failed\n", c.installed,
+		       c.uptodate, c.own, c.skipped, c.failed);
+	}
 	free(c.seen);
 	return c.failed ? 1 : 0;
 }

@@ -11,11 +11,13 @@ struct inst_src {
 	Elf *elf;
 	int fd;
 	void *heap;		/* the vDSO's bytes, or NULL */
+	const char *why;	/* after a failed inst_open: why */
+	char whybuf[160];
 };
 
 /*
  * Open NAME, a path or "[vdso]" (the vDSO of process pid, 0: ours).
- * 0, or -1 with a message printed unless quiet.
+ * 0, or -1 with why in s->why, also printed unless quiet.
  */
 int inst_open(const char *name, int pid, bool quiet, struct inst_src *s);
 void inst_close(struct inst_src *s);

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "input.h"
 #include "macho.h"
 
 #define FAT_MAGIC	0xcafebabeu
@@ -105,9 +106,12 @@ bool macho_is(const char *path)
 {
 	uint8_t b[4];
 	uint32_t m;
-	int fd = open(path, O_RDONLY);
+	int fd;
 	bool yes;
 
+	if (tool_file_check(path, true, NULL))
+		return false;
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
 	yes = read(fd, b, 4) == 4;
@@ -146,8 +150,11 @@ static void *map_file(const char *path, size_t *size)
 {
 	struct stat st;
 	void *p;
-	int fd = open(path, O_RDONLY);
+	int fd;
 
+	if (tool_file_check(path, false, NULL))
+		return NULL;
+	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
 		if (fd >= 0)

@@ -23,82 +23,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "install.h"
+#include "json.h"
 #include "sframe_gen.h"
+#include "sframe_report.h"
 #include "uwind.h"
 #include "uwsf.h"
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static void print_report(FILE *f, const char *path, const struct sg_result *r,
-			 bool verbose)
-{
-	const struct sg_stats *s = &r->st;
-	uint64_t left = 0, code = s->text_bytes - s->nocfi_pad;
-	size_t i;
-	int k;
-
-	for (k = 0; k < SG_NREASONS; k++)
-		left += s->left[k];
-	fprintf(f, "file: %s\n", path);
-	fprintf(f, "arch: %s\n", r->machine == EM_X86_64 ? "x86-64" :
-		r->big_endian ? "aarch64_be" : "aarch64");
-	fprintf(f, "build-id: ");
-	for (i = 0; i < r->build_id_len; i++)
-		fprintf(f, "%02x", r->build_id[i]);
-	fprintf(f, "%s\n", r->build_id_len ? "" : "none");
-	fprintf(f, "cfi-bytes: %llu\n", (unsigned long long)s->cfi_size);
-	fprintf(f, "fdes: %llu (whole %llu, part %llu, none %llu; dead %llu,"
-		" duplicate %llu, unreadable %llu)\n",
-		(unsigned long long)s->fdes, (unsigned long long)s->fdes_full,
-		(unsigned long long)s->fdes_part,
-		(unsigned long long)s->fdes_none,
-		(unsigned long long)s->fdes_dead,
-		(unsigned long long)s->fdes_dup,
-		(unsigned long long)s->bad_entries);
-	fprintf(f, "text-bytes: %llu (code %llu, alignment padding %llu)\n",
-		(unsigned long long)s->text_bytes, (unsigned long long)code,
-		(unsigned long long)s->nocfi_pad);
-	/* Shares of the code: padding without CFI is not code to unwind. */
-	fprintf(f, "described: %llu %.2f%% (flex %llu, plt-blocks %llu,"
-		" plt-without-cfi %llu)\n", (unsigned long long)s->desc_bytes,
-		pct(s->desc_bytes, code),
-		(unsigned long long)s->desc_flex,
-		(unsigned long long)s->desc_mask,
-		(unsigned long long)s->desc_synth);
-	fprintf(f, "left-out: %llu %.2f%% (", (unsigned long long)left,
-		pct(left, code));
-	for (k = 0; k < SG_NREASONS; k++)
-		fprintf(f, "%s%s %llu", k ? ", " : "", sg_reason_name(k),
-			(unsigned long long)s->left[k]);
-	fprintf(f, ")\n");
-	fprintf(f, "no-cfi: %llu %.2f%% (and padding %llu; function"
-		" symbols without CFI %llu of %llu)\n",
-		(unsigned long long)(s->nocfi - s->nocfi_pad),
-		pct(s->nocfi - s->nocfi_pad, code),
-		(unsigned long long)s->nocfi_pad,
-		(unsigned long long)s->syms_nocfi,
-		(unsigned long long)s->syms);
-	fprintf(f, "table: SFrame V%u, %llu FDEs (%llu flex, %llu pcmask),"
-		" %llu FREs, %zu bytes (%.1f%% of the CFI)\n", s->version,
-		(unsigned long long)s->out_fdes, (unsigned long long)s->out_flex,
-		(unsigned long long)s->out_mask, (unsigned long long)s->out_fres,
-		r->size, pct(r->size, s->cfi_size));
-	if (!verbose)
-		return;
-	for (i = 0; i < r->ngaps; i++)
-		fprintf(f, "left-out 0x%llx-0x%llx %s\n",
-			(unsigned long long)r->gaps[i].start,
-			(unsigned long long)r->gaps[i].end,
-			sg_reason_name(r->gaps[i].reason));
-	for (i = 0; i < r->nnocfi; i++)
-		fprintf(f, "no-cfi 0x%llx-0x%llx %s\n",
-			(unsigned long long)r->nocfi[i].start,
-			(unsigned long long)r->nocfi[i].end,
-			r->nocfi[i].reason ? "padding" : "code");
-}
 
 static int write_file(const char *path, const void *a, size_t alen,
 		      const void *b, size_t blen)
@@ -119,9 +48,12 @@ static int write_file(const char *path, const void *a, size_t alen,
 	return 0;
 }
 
-/* Convert one file: 0 done, 1 failed (message printed). */
+/*
+ * Convert one file: 0 done, 1 failed (message printed).  With --check,
+ * report it (t: the total), else write out.
+ */
 static int convert_one(const char *path, const char *out, bool raw,
-		       bool check, bool verbose)
+		       bool verbose, struct sg_total *t)
 {
 	uint8_t hdr[UWSF_HDR_SIZE];
 	struct uwsf_check chk;
@@ -131,19 +63,24 @@ static int convert_one(const char *path, const char *out, bool raw,
 	bool has_chk;
 	int ret;
 
-	if (inst_open(path, 0, false, &s))
+	if (inst_open(path, 0, false, &s)) {
+		if (t)
+			sg_report_failed(path, s.why, t);
 		return 1;
+	}
 	ret = sg_convert(s.elf, &r, err, sizeof(err));
 	has_chk = !uwsf_check_range(s.elf, &chk);
 	inst_close(&s);
 	if (ret) {
 		fprintf(stderr, "uwind: %s: %s\n", path, err);
+		if (t)
+			sg_report_failed(path, err, t);
 		if (ret > 0)
 			sg_result_free(&r);
 		return 1;
 	}
-	if (check || verbose)
-		print_report(check ? stdout : stderr, path, &r, check && verbose);
+	if (t || verbose)
+		sg_report(t ? stdout : stderr, path, &r, t && verbose, t);
 	if (out && raw) {
 		ret = write_file(out, r.sec, r.size, NULL, 0);
 	} else if (out) {
@@ -157,66 +94,105 @@ static int convert_one(const char *path, const char *out, bool raw,
 	return ret ? 1 : 0;
 }
 
-static int sframe_usage(void)
+/* The sframe command's options and files. */
+struct sframe_opts {
+	struct inst_opts io;
+	const char *out;
+	const char **files;
+	int n;
+	bool raw, check, verbose, install;
+};
+
+/* 0, or the usage error's status. */
+static int parse_opts(int argc, char **argv, struct sframe_opts *o)
 {
-	fprintf(stderr, "usage: uwind sframe FILE -o OUT [--raw] [-v]\n"
-			"       uwind sframe --check [-v] FILE...\n"
-			"       uwind sframe --install [--dir DIR] [-v] FILE...\n"
-			"       uwind sframe --install [--dir DIR] [-v] --pid PID | --system\n"
-			"       (--vdso stands for the running kernel's vDSO as a FILE)\n");
-	return 2;
+	uint64_t pid;
+	int i;
+
+	o->files = calloc((size_t)argc, sizeof(*o->files));
+	if (!o->files) {
+		fprintf(stderr, "uwind: out of memory\n");
+		exit(1);
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			o->out = argv[++i];
+		else if (!strcmp(argv[i], "--raw"))
+			o->raw = true;
+		else if (!strcmp(argv[i], "--check"))
+			o->check = true;
+		else if (!strcmp(argv[i], "-v"))
+			o->verbose = true;
+		else if (!strcmp(argv[i], "--install"))
+			o->install = true;
+		else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+			o->io.dir = argv[++i];
+		else if (!strcmp(argv[i], "--pid") && i + 1 < argc) {
+			if (parse_count(argv[++i], INT32_MAX, &pid))
+				return tool_usage("--pid '%s' is not a process"
+						  " id", argv[i]);
+			o->io.pid = (int)pid;
+		} else if (!strcmp(argv[i], "--system"))
+			o->io.system = true;
+		else if (!strcmp(argv[i], "--vdso"))
+			o->files[o->n++] = "[vdso]";
+		else if (argv[i][0] == '-' && argv[i][1])
+			return tool_usage("unknown option %s, or an option"
+					  " without its value", argv[i]);
+		else
+			o->files[o->n++] = argv[i];
+	}
+	return 0;
+}
+
+/* Which of the three forms, and whether its options fit it. */
+static int check_opts(const struct sframe_opts *o)
+{
+	if (o->install && o->check)
+		return tool_usage("--install or --check, not both");
+	if (o->install && (o->out || o->raw))
+		return tool_usage("--install writes its own files: no -o, --raw");
+	if (o->install && !o->n && !o->io.pid && !o->io.system)
+		return tool_usage("--install of what: FILE..., --vdso, --pid PID"
+				  " or --system");
+	if (!o->install && (o->io.dir || o->io.pid || o->io.system))
+		return tool_usage("--dir, --pid and --system are for --install");
+	if (!o->install && json_wanted && !o->check)
+		return tool_usage("--json is for --check and --install");
+	if (!o->install && !o->n)
+		return tool_usage("no input file");
+	if (o->check && (o->out || o->raw))
+		return tool_usage("--check writes no table: no -o, --raw");
+	if (!o->install && !o->check && (!o->out || o->n != 1))
+		return tool_usage("one FILE and -o OUT (or --check FILE...)");
+	return 0;
 }
 
 int cmd_sframe(int argc, char **argv)
 {
-	struct inst_opts io = { 0 };
-	const char *out = NULL;
-	const char *files[256];
-	bool raw = false, check = false, verbose = false, install = false;
-	int i, n = 0, ret = 0;
+	struct sframe_opts o = { 0 };
+	struct sg_total total = { 0 };
+	int i, ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--raw"))
-			raw = true;
-		else if (!strcmp(argv[i], "--check"))
-			check = true;
-		else if (!strcmp(argv[i], "-v"))
-			verbose = true;
-		else if (!strcmp(argv[i], "--install"))
-			install = true;
-		else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
-			io.dir = argv[++i];
-		else if (!strcmp(argv[i], "--pid") && i + 1 < argc &&
-			 (io.pid = atoi(argv[++i])) > 0)
-			;
-		else if (!strcmp(argv[i], "--system"))
-			io.system = true;
-		else if (n < (int)(sizeof(files) / sizeof(files[0])) &&
-			 !strcmp(argv[i], "--vdso"))
-			files[n++] = "[vdso]";
-		else if (argv[i][0] == '-' && argv[i][1])
-			return sframe_usage();
-		else if (n < (int)(sizeof(files) / sizeof(files[0])))
-			files[n++] = argv[i];
-		else
-			return sframe_usage();
+	ret = parse_opts(argc, argv, &o);
+	ret = ret ? ret : check_opts(&o);
+	if (ret) {
+		free(o.files);
+		return ret;
 	}
-	if (install) {
-		io.verbose = verbose;
-		if (check || out || raw || (!n && !io.pid && !io.system))
-			return sframe_usage();
-		return cmd_install(&io, files, n);
+	if (o.install) {
+		o.io.verbose = o.verbose;
+		ret = cmd_install(&o.io, o.files, o.n);
+		free(o.files);
+		return ret;
 	}
-	if (io.dir || io.pid || io.system)
-		return sframe_usage();
-	if (!n || (check && (out || raw)) || (!check && (!out || n != 1)))
-		return sframe_usage();
-	for (i = 0; i < n; i++) {
-		if (check && i)
-			putchar('\n');
-		ret |= convert_one(files[i], out, raw, check, verbose);
-	}
+	if (o.check)
+		sg_report_begin();
+	for (i = 0; i < o.n; i++)
+		ret |= convert_one(o.files[i], o.out, o.raw, o.verbose,
+				   o.check ? &total : NULL);
+	if (o.check)
+		sg_report_end(&total);
+	free(o.files);
 	return ret;
 }

@@ -1469,6 +1469,10 @@ int sg_convert(Elf *elf, struct sg_result *r, char *err, size_t errlen)
 		snprintf(err, errlen, "not an ELF file");
 		return -1;
 	}
+	if (cfi_is_object(elf)) {
+		snprintf(err, errlen, "%s", CFI_OBJECT_REFUSED);
+		return -1;
+	}
 	if (set_arch(&g)) {
 		snprintf(err, errlen, "SFrame has no ABI for this machine (%u)"
 			 " or byte order", g.eh.e_machine);

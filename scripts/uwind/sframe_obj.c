@@ -197,11 +197,13 @@ int tool_elf_relocate(struct Elf *elf, size_t secndx, uint64_t sec_addr,
 int tool_sframe_open(struct tool_table *t, struct uw_sframe *sf,
 		     bool *unsorted)
 {
-	uint8_t *flags = (uint8_t *)t->owned + SF_FLAGS_OFF;
+	/* The tool's own bytes: a heap copy, or a private mapping. */
+	uint8_t *own = t->owned ? t->owned : t->file.data;
+	uint8_t *flags = own + SF_FLAGS_OFF;
 	int err = uw_sframe_init(sf, &t->span);
 
 	*unsorted = false;
-	if (err != UW_EUNSORTED || !t->owned)
+	if (err != UW_EUNSORTED || own != t->span.data)
 		return err;
 	*flags |= UW_SFRAME_F_FDE_SORTED;
 	err = uw_sframe_init(sf, &t->span);

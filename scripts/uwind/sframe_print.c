@@ -2,6 +2,7 @@
 /* SFrame: `uwind dump` and `uwind lookup`. */
 #include <stdlib.h>
 #include <string.h>
+#include "lookup_out.h"
 #include "uwind.h"
 
 static const char *reg_name(const struct uw_sframe *sf, unsigned int reg,
@@ -69,38 +70,35 @@ static int parse_table_args(int argc, char **argv, struct table_opts *o,
 			o->raw = argv[++i];
 		} else if (!strcmp(argv[i], "--vaddr") && i + 1 < argc) {
 			o->vaddr = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
-			fprintf(stderr, "uwind: unknown option %s\n", argv[i]);
-			return -1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return tool_usage("unknown option %s", argv[i]);
 		} else {
 			break;
 		}
 	}
 	if (!o->raw) {
-		if (i >= argc) {
-			fprintf(stderr, "uwind: no input file\n");
-			return -1;
-		}
+		if (i >= argc)
+			return tool_usage("no input file");
 		o->file = argv[i++];
+	} else if (!o->vaddr || parse_addr(o->vaddr, &o->vaddr_v)) {
+		return tool_usage("--sframe needs --vaddr ADDR (hex)");
 	}
 	*first_free = i;
 	return 0;
 }
 
 /* Load and decode the table; an unsorted one (an object file's) too. */
-static int open_table(int argc, char **argv, struct tool_table *t,
-		      struct uw_sframe *sf, bool *unsorted, int *first_free)
+static int open_table(const struct table_opts *o, struct tool_table *t,
+		      struct uw_sframe *sf, bool *unsorted)
 {
-	struct table_opts o;
 	int err;
 
-	if (parse_table_args(argc, argv, &o, first_free) ||
-	    load_table_opts(&o, t))
+	if (load_table_opts(o, t))
 		return -1;
 	err = tool_sframe_open(t, sf, unsorted);
 	if (err) {
 		fprintf(stderr, "uwind: %s: bad SFrame section: %s\n",
-			o.raw ? o.raw : o.file, uw_strerror(err));
+			o->raw ? o->raw : o->file, uw_strerror(err));
 		tool_table_free(t);
 		return -1;
 	}
@@ -215,18 +213,17 @@ int cmd_dump(int argc, char **argv)
 	struct uw_sframe sf;
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
+	struct table_opts o;
 	uint32_t i, j, off;
 	int first, err, ret = 0;
 	bool unsorted;
 
-	if (open_table(argc, argv, &t, &sf, &unsorted, &first))
-		return 1;
-	if (first != argc) {
-		fprintf(stderr, "uwind: dump: unexpected argument %s\n",
-			argv[first]);
-		tool_table_free(&t);
+	if (parse_table_args(argc, argv, &o, &first))
 		return 2;
-	}
+	if (first != argc)
+		return tool_usage("unexpected argument %s", argv[first]);
+	if (open_table(&o, &t, &sf, &unsorted))
+		return 1;
 	print_header(&sf, &t);
 	for (i = 0; i < sf.num_fdes; i++) {
 		err = uw_sframe_fde(&sf, i, &fde);
@@ -274,50 +271,59 @@ static int sort_table(struct tool_table *t, struct uw_sframe *sf)
 	return 0;
 }
 
+/* One address: its rules, "none", or the error; 1 for an error. */
+static int lookup_line(FILE *out, const struct uw_sframe *sf, uint64_t pc)
+{
+	struct uw_row row;
+	int err = uw_sframe_find(sf, pc, &row);
+
+	fprintf(out, "0x%llx", (unsigned long long)pc);
+	if (err == UW_ENOENT) {
+		fputs(" none\n", out);
+		return 0;
+	}
+	if (err) {
+		fprintf(out, " error %s\n", uw_strerror(err));
+		return 1;
+	}
+	fputs(" cfa=", out);
+	tool_print_cfa(out, sf, &row.cfa);
+	fputs(" ra=", out);
+	tool_print_rule(out, sf, &row.ra);
+	fputs(" fp=", out);
+	tool_print_rule(out, sf, &row.fp);
+	fputc('\n', out);
+	return 0;
+}
+
 int cmd_lookup(int argc, char **argv)
 {
 	struct tool_table t;
 	struct uw_sframe sf;
-	struct uw_row row;
-	uint64_t pc;
-	int first, i, err, ret = 0;
+	struct table_opts o;
+	uint64_t *addrs;
+	int first, i, ret = 0;
 	bool unsorted;
 
-	if (open_table(argc, argv, &t, &sf, &unsorted, &first))
-		return 1;
-	if (first == argc) {
-		fprintf(stderr, "uwind: lookup: no address\n");
-		tool_table_free(&t);
+	if (parse_table_args(argc, argv, &o, &first))
 		return 2;
-	}
-	if (unsorted && sort_table(&t, &sf))
+	addrs = parse_addr_args(argv + first, argc - first, UINT64_MAX);
+	if (!addrs)
+		return 2;
+	if (open_table(&o, &t, &sf, &unsorted)) {
+		free(addrs);
 		return 1;
-	for (i = first; i < argc; i++) {
-		if (parse_u64(argv[i], &pc)) {
-			fprintf(stderr, "uwind: lookup: bad address '%s'\n",
-				argv[i]);
-			ret = 2;
-			continue;
-		}
-		err = uw_sframe_find(&sf, pc, &row);
-		printf("0x%llx", (unsigned long long)pc);
-		if (err == UW_ENOENT) {
-			printf(" none\n");
-			continue;
-		}
-		if (err) {
-			printf(" error %s\n", uw_strerror(err));
-			ret = 1;
-			continue;
-		}
-		printf(" cfa=");
-		tool_print_cfa(stdout, &sf, &row.cfa);
-		printf(" ra=");
-		tool_print_rule(stdout, &sf, &row.ra);
-		printf(" fp=");
-		tool_print_rule(stdout, &sf, &row.fp);
-		printf("\n");
 	}
+	if (unsorted && sort_table(&t, &sf)) {
+		free(addrs);
+		return 1;
+	}
+	lk_begin(o.raw ? o.raw : o.file, "sframe");
+	for (i = 0; i < argc - first; i++) {
+		ret |= lookup_line(lk_line(), &sf, addrs[i]);
+		lk_line_end();
+	}
+	free(addrs);
 	tool_table_free(&t);
-	return ret;
+	return lk_end(ret);
 }

@@ -1,40 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * `uwind stack`: backtraces of every thread of a core file or a live
- * process, unwound with the core's walker from the SFrame tables of the
- * mapped ELF files (x86-64 and AArch64 files without one get a table
- * made from their DWARF CFI, in memory, unless --no-convert), or their
- * EHABI tables (.ARM.exidx/.ARM.extab) in 32-bit ARM cores (frame
- * pointers where a file has none), symbolized from their .symtab (else
- * .dynsym).
- *
- *   uwind stack --core CORE [--exe FILE] [--chrome TABLE [--text ADDR]]
- *   uwind stack -p PID
- *
- * Output (stable; tests parse it).  One block per thread, in the order of
- * the core's NT_PRSTATUS notes or of /proc/PID/task, blocks separated by
- * an empty line:
- *
- *   Thread N (LWP TID):
- *   #I  0xPC FUNC+0xOFF (MODULE) [SOURCE]
- *   ...
- *   # stopped: STOP (ERROR)
- *
- * N counts threads from 1.  I is the frame number, printed as "#%-2u " (two
- * spaces after one digit).  PC is 16 lower-case hex digits.  FUNC+0xOFF
- * names the function holding the pc (a return address, frame I > 0 not
- * marked signal, is looked up at PC-1; OFF is still from PC); "??" without
- * an offset when no symbol covers it.  MODULE is the path of the mapped
- * file holding the pc, "[vdso]", or "??".  SOURCE is uw_source_name() of the
- * rule that unwound this frame to its caller: "sframe", "ehabi", "fp",
- * "sigframe", or "none" for the last frame.  A frame whose pc is exact
- * (restored from a signal frame) has " signal" after SOURCE; a 32-bit ARM
- * frame in Thumb code has " thumb" after that.  STOP is uw_stop_name() and
- * ERROR is uw_strerror() of the walk's result ("success" for a normal end).
- *
- * Warnings and errors go to stderr, prefixed "uwind: ".  Exit status: 0
- * when every thread was printed, 1 when the target cannot be read, 2 for
- * bad usage.
+ * `uwind stack`: the target of a walk (stack.h), whichever reader filled
+ * it (stack_core.c, stack_live.c): its memory, its mapped ELF files
+ * placed in memory, and the modules the walker unwinds with, from their
+ * SFrame tables (x86-64 and AArch64 files without one get a table made
+ * from their DWARF CFI, in memory, unless --no-convert) or their EHABI
+ * tables (.ARM.exidx/.ARM.extab) in 32-bit ARM cores, frame pointers
+ * where a file has none; their symbols (.symtab, else .dynsym) for the
+ * output (stack_print.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,9 +19,6 @@
 #include "cfi.h"
 #include "sframe_gen.h"
 #include "stack.h"
-#include "bp_file.h"
-
-#define MAX_FRAMES	256
 
 void *stk_xrealloc(void *p, size_t n, size_t size)
 {
@@ -209,8 +179,51 @@ static const struct stk_seg *find_seg(const struct stk_target *t,
 	return NULL;
 }
 
-static const struct stk_map *find_map(const struct stk_target *t,
-				      uint64_t addr)
+const uint8_t *stk_core_bytes(const struct stk_target *t, uint64_t addr,
+			      size_t len)
+{
+	const struct stk_seg *s = find_seg(t, addr);
+
+	if (!s || len > s->size - (addr - s->start))
+		return NULL;
+	return s->data + (addr - s->start);
+}
+
+void stk_add_vma(struct stk_target *t, uint64_t start, uint64_t end)
+{
+	if (end <= start)
+		return;
+	t->vmas = stk_xrealloc(t->vmas, t->nvmas + 1, sizeof(*t->vmas));
+	t->vmas[t->nvmas].start = start;
+	t->vmas[t->nvmas].end = end;
+	t->nvmas++;
+}
+
+static int cmp_vma(const void *a, const void *b)
+{
+	const struct stk_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether addr lies in a mapping of the process (vmas sorted). */
+bool stk_in_vma(const struct stk_target *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nvmas, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < t->vmas[mid].start)
+			hi = mid;
+		else if (addr >= t->vmas[mid].end)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+const struct stk_map *stk_find_map(const struct stk_target *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nmaps, mid;
 
@@ -239,7 +252,7 @@ static size_t read_chunk(struct stk_target *t, uint64_t addr, uint8_t *dst,
 		memcpy(dst, s->data + (addr - s->start), n);
 		return n;
 	}
-	m = find_map(t, addr);
+	m = stk_find_map(t, addr);
 	if (!m || stk_file_open(m->file))
 		return 0;
 	off = m->off + (addr - m->start);
@@ -333,6 +346,7 @@ int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap)
 	if (!f->elf)
 		return 0;	/* bytes still serve as memory */
 	load_syms(f, SHT_SYMTAB);
+	f->has_symtab = f->nsyms;
 	if (!f->nsyms)
 		load_syms(f, SHT_DYNSYM);
 	return 0;
@@ -345,6 +359,8 @@ void *stk_map_file(const char *path, size_t min_size, const char *what,
 	void *img;
 	int fd;
 
+	if (tool_file_check(path, false, NULL))
+		return NULL;
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
@@ -570,6 +586,22 @@ static int convert_cfi(struct stk_target *t, struct stk_file *f)
 	return 0;
 }
 
+/* Forget a file's contents: not the one the process had mapped. */
+static void unload_file(struct stk_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->img && f->heap)
+		free(f->img);
+	else if (f->img)
+		munmap(f->img, f->size);
+	free(f->syms);
+	f->elf = NULL;
+	f->img = NULL;
+	f->syms = NULL;
+	f->nsyms = 0;
+}
+
 static void file_modules(struct stk_target *t, struct stk_file *f)
 {
 	size_t i, n;
@@ -583,6 +615,11 @@ static void file_modules(struct stk_target *t, struct stk_file *f)
 	if (!f->placed) {
 		fprintf(stderr, "uwind: %s: cannot place the file in memory\n",
 			f->path);
+		return;
+	}
+	if (stk_core_check_file(t, f)) {
+		unload_file(f);
+		f->wrong = true;
 		return;
 	}
 	err = tool_elf_sframe(f->elf, &f->tab);
@@ -675,370 +712,34 @@ static void build_modules(struct stk_target *t)
 	}
 }
 
-static const struct stk_sym *find_sym(const struct stk_file *f, uint64_t pc)
+int stk_target_load(struct stk_target *t)
 {
-	size_t lo = 0, hi = f->nsyms, mid;
-	const struct stk_sym *s;
-
-	/* Last symbol starting at or below pc... */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (f->syms[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	s = &f->syms[lo - 1];
-	/* ...and the first (preferred) one of its address. */
-	while (s > f->syms && s[-1].addr == s->addr)
-		s--;
-	if (s->size && pc - s->addr >= s->size)
-		return NULL;
-	return s;
+	if (t->nmaps)
+		qsort(t->maps, t->nmaps, sizeof(*t->maps), cmp_map);
+	if (t->nvmas)
+		qsort(t->vmas, t->nvmas, sizeof(*t->vmas), cmp_vma);
+	build_modules(t);
+	return t->exe_refused ? -1 : 0;
 }
 
-static void print_frame(const struct stk_target *t, unsigned int i,
-			const struct uw_frame *fr)
-{
-	/*
-	 * A return address names the call before it (pc - 1), but for the
-	 * first frame, an interrupted one, and a sigreturn trampoline: the
-	 * handler "returns" to its first byte, and pc - 1 belongs to
-	 * whatever precedes it.
-	 */
-	bool exact = i == 0 || (fr->flags & UW_FRAME_SIGNAL) ||
-		     fr->source == UW_SRC_SIGFRAME;
-	uint64_t look = exact || !fr->pc ? fr->pc : fr->pc - 1;
-	const struct stk_file *f = NULL;
-	const struct stk_sym *s = NULL;
-	const struct stk_map *m;
-	const char *mod = "??";
-
-	if (fr->module != UW_NO_MODULE && fr->module < t->nmods)
-		f = t->mod_file[fr->module];
-	if (!f) {
-		m = find_map(t, look);
-		if (m)
-			f = m->file;
-	}
-	if (f) {
-		mod = f->path;
-		s = find_sym(f, look);
-	}
-	printf("#%-2u 0x%016llx ", i, (unsigned long long)fr->pc);
-	if (s)
-		printf("%s+0x%llx", s->name,
-		       (unsigned long long)(fr->pc - s->addr));
-	else
-		fputs("??", stdout);
-	printf(" (%s) [%s]%s%s\n", mod, uw_source_name(fr->source),
-	       (fr->flags & UW_FRAME_SIGNAL) ? " signal" : "",
-	       (fr->flags & UW_FRAME_THUMB) ? " thumb" : "");
-}
-
-static void print_thread(struct stk_target *t, size_t n,
-			 const struct stk_thread *th)
-{
-	static struct uw_frame frames[MAX_FRAMES];
-	struct uw_walk_result res;
-	struct uw_cursor cur;
-	struct uw_walk_cfg cfg;
-	size_t i, nf;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = t->arch;
-	cfg.big_endian = t->big_endian;
-	cfg.mods = t->mods;
-	cfg.nmods = t->nmods;
-	cfg.mem.read = stk_read;
-	cfg.mem.ctx = t;
-	cfg.pac_mask = t->pac_mask;
-	printf("Thread %zu (LWP %d):\n", n, th->tid);
-	if (!th->ok) {
-		printf("# stopped: %s (%s)\n", uw_stop_name(UW_STOP_NO_INFO),
-		       uw_strerror(UW_EREG));
-		return;
-	}
-	nf = uw_walk(&cur, &cfg, &th->regs, frames, MAX_FRAMES, &res);
-	for (i = 0; i < nf; i++)
-		print_frame(t, (unsigned int)i, &frames[i]);
-	printf("# stopped: %s (%s)\n", uw_stop_name(res.stop),
-	       uw_strerror(res.err));
-}
-
-static void free_target(struct stk_target *t)
+void stk_target_free(struct stk_target *t)
 {
 	size_t i;
 
 	for (i = 0; i < t->nfiles; i++) {
 		struct stk_file *f = t->files[i];
 
-		if (f->elf)
-			elf_end(f->elf);
-		if (f->img && f->heap)
-			free(f->img);
-		else if (f->img)
-			munmap(f->img, f->size);
+		unload_file(f);
 		tool_table_free(&f->tab);
-		free(f->syms);
 		free(f->path);
 		free(f->open_path);
 		free(f);
 	}
 	free(t->files);
 	free(t->maps);
+	free(t->vmas);
 	free(t->segs);
 	free(t->threads);
 	free(t->mods);
 	free(t->mod_file);
-}
-
-/*
- * --chrome TABLE: unwind the executable's code (ARM) from a Chrome table
- * instead of its EHABI tables.  The table's offsets count from --text,
- * by default the run-time address of the executable's first PT_LOAD
- * segment, which is what `uwind convert --chrome` assumes.
- */
-static int apply_chrome(struct stk_target *t, const char *exe,
-			const char *table, const char *text,
-			struct tool_table *tab, struct uw_chrome *ct)
-{
-	struct stk_file *f = NULL;
-	uint64_t text_start = 0;
-	GElf_Phdr ph;
-	size_t i, n;
-	struct uw_check chk;
-	int err;
-
-	for (i = 0; i < t->nfiles; i++)
-		if (t->files[i]->open_path &&
-		    !strcmp(t->files[i]->open_path, exe))
-			f = t->files[i];
-	if (!f || !f->elf || !f->placed) {
-		fprintf(stderr, "uwind: --chrome: %s is not placed in the core\n",
-			exe);
-		return -1;
-	}
-	if (text) {
-		if (parse_u64(text, &text_start)) {
-			fprintf(stderr, "uwind: bad --text '%s'\n", text);
-			return -1;
-		}
-	} else if (!elf_getphdrnum(f->elf, &n)) {
-		for (i = 0; i < n; i++) {
-			if (gelf_getphdr(f->elf, (int)i, &ph) &&
-			    ph.p_type == PT_LOAD) {
-				text_start = ph.p_vaddr;
-				break;
-			}
-		}
-	}
-	if (tool_load_raw(table, 0, tab))
-		return -1;
-	/* The table, as the file's other tables, at link-time addresses. */
-	if (text)
-		text_start -= (uint64_t)f->bias;
-	err = uw_chrome_init(ct, &tab->span, text_start, t->big_endian);
-	uw_check_start(&chk, 0);
-	err = err ? err : uw_chrome_check(ct, &chk);
-	if (err) {
-		fprintf(stderr, "uwind: %s: bad Chrome table: %s\n", table,
-			uw_strerror(err));
-		return -1;
-	}
-	for (i = 0; i < t->nmods; i++)
-		if (t->mod_file[i] == f)
-			t->mods[i].chrome = ct;
-	return 0;
-}
-
-/* The first PT_LOAD's address (Breakpad's addresses count from it). */
-static bool first_load(Elf *elf, uint64_t *vaddr)
-{
-	size_t i, n;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(elf, &n))
-		return false;
-	for (i = 0; i < n; i++) {
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			*vaddr = ph.p_vaddr;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Does the MODULE line of f name file (base name and id)? */
-static bool bp_matches(const struct bp_file *f, const struct stk_file *file)
-{
-	const char *base = strrchr(file->path, '/');
-	const char *name = (const char *)f->bp.text.data + f->bp.name_off;
-	const char *id = (const char *)f->bp.text.data + f->bp.id_off;
-	uint8_t bid[64];
-	size_t bidlen;
-	char want[34];
-
-	base = base ? base + 1 : file->path;
-	if (!file->elf || !file->placed || strlen(base) != f->bp.name_len ||
-	    memcmp(base, name, f->bp.name_len))
-		return false;
-	elf_breakpad_id(file->elf, want, bid, &bidlen);
-	return strlen(want) == f->bp.id_len && !memcmp(want, id, f->bp.id_len);
-}
-
-/*
- * --breakpad SYM: the module its MODULE line names (base name and id, as
- * `uwind convert --breakpad` writes them) unwinds from the file's STACK
- * records instead of its SFrame or EHABI tables.
- */
-static int apply_breakpad(struct stk_target *t, const char *sym,
-			  struct bp_file *f)
-{
-	struct stk_file *file = NULL;
-	uint64_t load;
-	size_t i;
-
-	if (bp_file_open(sym, 0, f))
-		return -1;
-	if (!f->bp.name_len) {
-		fprintf(stderr, "uwind: %s: no MODULE line\n", sym);
-		return -1;
-	}
-	if (f->bp.arch != t->arch) {
-		fprintf(stderr, "uwind: %s: for %s, not %s\n", sym,
-			uw_arch_name(f->bp.arch), uw_arch_name(t->arch));
-		return -1;
-	}
-	for (i = 0; i < t->nmods && !file; i++)
-		if (bp_matches(f, t->mod_file[i]))
-			file = t->mod_file[i];
-	if (!file || !first_load(file->elf, &load)) {
-		fprintf(stderr, "uwind: %s: no file in the target matches its"
-			" MODULE line\n", sym);
-		return -1;
-	}
-	/* The table space is the file's: the module's bias does the rest. */
-	f->bp.base = load;
-	if (bp_file_index(f)) {
-		fprintf(stderr, "uwind: %s: cannot index it\n", sym);
-		return -1;
-	}
-	for (i = 0; i < t->nmods; i++) {
-		if (t->mod_file[i] != file)
-			continue;
-		t->mods[i].bp = &f->bp;
-		t->mods[i].sframe = NULL;
-		t->mods[i].ehabi = NULL;
-		t->mods[i].chrome = NULL;
-	}
-	return 0;
-}
-
-static int stack_usage(void)
-{
-	fprintf(stderr, "usage: uwind stack [--no-sframe|--no-convert] --core CORE"
-			" [--exe FILE]\n"
-			"                   [--chrome TABLE [--text ADDR]]\n"
-			"                   [--breakpad SYM...]\n"
-			"       uwind stack [--no-sframe|--no-convert] -p PID\n");
-	return 2;
-}
-
-int cmd_stack(int argc, char **argv)
-{
-	const char *core = NULL, *exe = NULL, *pid_s = NULL;
-	const char *chrome = NULL, *text = NULL;
-	const char **syms = NULL;
-	size_t nsyms = 0;
-	struct bp_file *bps = NULL;
-	struct tool_table chrome_tab = { 0 };
-	struct uw_chrome ct;
-	bool no_sframe = false, no_convert = false;
-	struct stk_target t;
-	uint64_t pid = 0;
-	size_t i;
-	int ret;
-
-	for (i = 1; i < (size_t)argc; i++) {
-		if (!strcmp(argv[i], "--core") && i + 1 < (size_t)argc)
-			core = argv[++i];
-		else if (!strcmp(argv[i], "--exe") && i + 1 < (size_t)argc)
-			exe = argv[++i];
-		else if (!strcmp(argv[i], "-p") && i + 1 < (size_t)argc)
-			pid_s = argv[++i];
-		else if (!strcmp(argv[i], "--no-sframe"))
-			no_sframe = true;
-		else if (!strcmp(argv[i], "--no-convert"))
-			no_convert = true;
-		else if (!strcmp(argv[i], "--chrome") && i + 1 < (size_t)argc)
-			chrome = argv[++i];
-		else if (!strcmp(argv[i], "--text") && i + 1 < (size_t)argc)
-			text = argv[++i];
-		else if (!strcmp(argv[i], "--breakpad") && i + 1 < (size_t)argc)
-			/* one or more files, up to the next option */
-			while (i + 1 < (size_t)argc && argv[i + 1][0] != '-') {
-				syms = stk_xrealloc(syms, nsyms + 1,
-						    sizeof(*syms));
-				syms[nsyms++] = argv[++i];
-			}
-		else {
-			free(syms);
-			return stack_usage();
-		}
-	}
-	if (!!core == !!pid_s || (exe && !core) || (chrome && !exe) ||
-	    (text && !chrome)) {
-		free(syms);
-		return stack_usage();
-	}
-	if (pid_s && (parse_u64(pid_s, &pid) || !pid || pid > INT32_MAX)) {
-		fprintf(stderr, "uwind: bad pid '%s'\n", pid_s);
-		return 2;
-	}
-
-	memset(&t, 0, sizeof(t));
-	t.convert = !no_convert;
-	t.memfd = -1;
-	t.page_size = 4096;
-	ret = core ? stk_core_open(&t, core, exe) : stk_live_open(&t, (int)pid);
-	if (!ret) {
-		if (t.nmaps)
-			qsort(t.maps, t.nmaps, sizeof(*t.maps), cmp_map);
-		build_modules(&t);
-		/* --no-sframe: what a plain frame-pointer unwinder sees. */
-		for (i = 0; no_sframe && i < t.nmods; i++)
-			t.mods[i].sframe = NULL;
-		if (chrome &&
-		    apply_chrome(&t, exe, chrome, text, &chrome_tab, &ct))
-			ret = 1;
-		if (nsyms) {
-			bps = stk_xrealloc(NULL, nsyms, sizeof(*bps));
-			memset(bps, 0, nsyms * sizeof(*bps));
-		}
-		for (i = 0; !ret && i < nsyms; i++)
-			if (apply_breakpad(&t, syms[i], &bps[i]))
-				ret = 1;
-	}
-	if (!ret) {
-		for (i = 0; i < t.nthreads; i++) {
-			if (i)
-				putchar('\n');
-			print_thread(&t, i + 1, &t.threads[i]);
-		}
-		fflush(stdout);
-	}
-	if (core)
-		stk_core_close(&t);
-	else
-		stk_live_close(&t);
-	free_target(&t);
-	tool_table_free(&chrome_tab);
-	for (i = 0; i < nsyms; i++)
-		bp_file_close(&bps[i]);
-	free(bps);
-	free(syms);
-	return ret ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #define UWIND_TOOL_STACK_H
 
 #include <gelf.h>
+#include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include "uwind.h"
@@ -31,6 +32,7 @@ struct stk_file {
 	size_t size;
 	bool heap;		/* img is malloc'ed, not mmap'ed */
 	bool tried;		/* opening was attempted */
+	bool wrong;		/* not the file the process had mapped */
 	Elf *elf;
 	bool placed;		/* bias known */
 	int64_t bias;		/* run-time address - ELF vaddr */
@@ -41,6 +43,8 @@ struct stk_file {
 	bool has_ehabi;
 	struct stk_sym *syms;
 	size_t nsyms;
+	bool has_symtab;	/* syms are its .symtab's, else .dynsym's */
+	Dwfl_Module *dwfl_mod;	/* its libdwfl module (stack_names.c) */
 };
 
 /* [start, end) maps file bytes from offset off on (off in bytes). */
@@ -55,9 +59,25 @@ struct stk_seg {
 	const uint8_t *data;
 };
 
+/* The signal a core's process died of (NT_SIGINFO, else pr_cursig). */
+struct stk_signal {
+	int signo, code, tid;
+	bool has_code;		/* from NT_SIGINFO: code and what follows */
+	bool has_addr;		/* a fault: addr is where */
+	uint64_t addr;
+	bool has_sender;	/* sent by a process: its pid and uid */
+	int pid, uid;
+};
+
+/* An address range the process had mapped, file or not. */
+struct stk_range {
+	uint64_t start, end;
+};
+
 struct stk_thread {
 	int tid;
 	bool ok;		/* registers known */
+	int cursig;		/* core: the signal it was stopped by, or 0 */
 	struct uw_regs regs;
 };
 
@@ -79,10 +99,21 @@ struct stk_target {
 	struct stk_seg *segs;	/* sorted by start once loaded */
 	size_t nsegs;
 
-	bool has_entry, has_vdso;
-	uint64_t at_entry, at_vdso;
+	bool has_entry, has_vdso, has_phdr;
+	uint64_t at_entry, at_vdso, at_phdr, at_phnum;
+
+	struct stk_range *vmas;	/* every mapping, sorted once loaded */
+	size_t nvmas;
+
+	/* The program: --exe's file, or the file mapping AT_ENTRY. */
+	struct stk_file *exe;
+	const char *exe_arg;	/* --exe as given, or NULL */
+	bool exe_refused;	/* --exe is not the core's program */
 
 	/* core */
+	struct stk_signal sig;	/* signo 0: none known */
+	int ps_pid;		/* NT_PRPSINFO, 0 without */
+	char ps_args[81];	/* its command line (pr_psargs) */
 	uint8_t *core_img;
 	size_t core_size;
 	Elf *core_elf;
@@ -92,6 +123,8 @@ struct stk_target {
 	int memfd;
 	int *attached;
 	size_t nattached;
+
+	Dwfl *dwfl;		/* the files, for their names (stack_names.c) */
 
 	struct uw_module *mods;	/* sorted by start */
 	struct stk_file **mod_file;
@@ -114,10 +147,75 @@ void stk_add_vdso(struct stk_target *t, uint64_t base, uint8_t *img,
 int stk_load_image(struct stk_file *f, uint8_t *img, size_t size, bool heap);
 int stk_read(void *ctx, uint64_t addr, void *dst, size_t len);
 uint64_t stk_load_u64(const uint8_t *p, bool big_endian);
+void stk_add_vma(struct stk_target *t, uint64_t start, uint64_t end);
+bool stk_in_vma(const struct stk_target *t, uint64_t addr);
+/* The core's own bytes [addr, addr + len), or NULL if it lacks some. */
+const uint8_t *stk_core_bytes(const struct stk_target *t, uint64_t addr,
+			      size_t len);
+
+/* Sort what the reader found, open and place the files, build the
+ * modules: 0, or -1 when --exe is not the core's program. */
+int stk_target_load(struct stk_target *t);
+void stk_target_free(struct stk_target *t);
+const struct stk_map *stk_find_map(const struct stk_target *t, uint64_t addr);
+
+/* stack_names.c: a frame's names. */
+#define STK_MAX_INLINE	16
+
+/* A frame's pc, the address it is named at, the file holding it. */
+struct stk_frame_at {
+	const struct stk_file *file;	/* NULL: none */
+	uint64_t pc, look;	/* look: pc - 1 for a return address */
+};
+
+struct stk_name {
+	const char *func;	/* the function's symbol, or NULL */
+	uint64_t func_start;
+	const char *module;	/* the file's path, or NULL */
+	bool has_offset;
+	uint64_t offset;	/* pc in the file's addresses */
+	const char *inlined[STK_MAX_INLINE];	/* innermost first */
+	size_t ninline;
+};
+
+void stk_names_begin(struct stk_target *t);
+void stk_names_end(struct stk_target *t);
+void stk_name(const struct stk_target *t, const struct stk_frame_at *at,
+	      struct stk_name *n);
+
+/* What `uwind stack` was asked for (stack_cmd.c). */
+#define STK_MAX_FRAMES	256
+
+struct stk_opts {
+	const char *core, *exe;	/* --core, --exe; else pid, -p */
+	int pid;
+	const char *chrome, *text;
+	const char **syms;	/* --breakpad */
+	size_t nsyms;
+	int *tids;		/* -t: only these threads, in this order */
+	size_t ntids;
+	unsigned int max_frames;	/* -n, else STK_MAX_FRAMES */
+	bool no_sframe, no_convert;
+};
+
+/* stack_print.c: every thread's walk (o's), on stdout. */
+void stk_print(struct stk_target *t, const struct stk_opts *o);
 
 /* stack_core.c */
 int stk_core_open(struct stk_target *t, const char *core, const char *exe);
 void stk_core_close(struct stk_target *t);
+/* The name of a signal's si_code ("SEGV_MAPERR", "SI_USER"), or NULL. */
+const char *stk_sigcode_name(int signo, int code);
+
+/* stack_check.c */
+/*
+ * Whether the file, placed, is the one the process had mapped: its
+ * build-id note against the core's bytes there, and for the program
+ * without them, its entry and program headers against the core's
+ * auxiliary vector.  0 (it is, or nothing tells), -1 (it is not: said
+ * on stderr, and t->exe_refused set when it is the program --exe named).
+ */
+int stk_core_check_file(struct stk_target *t, struct stk_file *f);
 
 /* stack_live.c */
 int stk_live_open(struct stk_target *t, int pid);

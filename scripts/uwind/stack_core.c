@@ -5,8 +5,10 @@
  * Threads come from NT_PRSTATUS, mapped files from NT_FILE, memory from
  * the PT_LOAD segments' file contents (a segment the core left empty, as
  * kernels, gdb and qemu do for unmodified file-backed text, is read from
- * the mapped file instead), the executable's entry and the vDSO from
- * NT_AUXV, AArch64's pointer-auth mask from NT_ARM_PAC_MASK.
+ * the mapped file instead), the executable's entry, program headers and
+ * the vDSO from NT_AUXV, AArch64's pointer-auth mask from
+ * NT_ARM_PAC_MASK, the signal the process got from NT_SIGINFO (else the
+ * threads' pr_cursig), its pid and command line from NT_PRPSINFO.
  *
  * 64-bit cores (x86-64, AArch64) and 32-bit ARM cores: their notes have
  * 4-byte words (elf_prstatus with pr_reg at 72, r0-r15 then cpsr, whose
@@ -18,6 +20,7 @@
  * Every offset and size read from the core is checked against the file.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,6 +30,9 @@
 #ifndef NT_FILE
 #define NT_FILE		0x46494c45
 #endif
+#ifndef NT_SIGINFO
+#define NT_SIGINFO	0x53494749
+#endif
 #ifndef NT_ARM_PAC_MASK
 #define NT_ARM_PAC_MASK	0x406
 #endif
@@ -35,6 +41,14 @@
 #define PRSTATUS_REG	112	/* pr_reg in the 64-bit elf_prstatus */
 #define PRSTATUS32_PID	24	/* the same in the 32-bit elf_prstatus */
 #define PRSTATUS32_REG	72
+#define PRSTATUS_CURSIG	12	/* pr_cursig, in both */
+/* elf_prpsinfo: its size, pr_pid and pr_psargs, 64-bit then 32-bit ARM. */
+#define PRPSINFO_SIZE	136
+#define PRPSINFO_PID	24
+#define PRPSINFO_ARGS	56
+#define PRPSINFO32_SIZE	124
+#define PRPSINFO32_PID	12
+#define PRPSINFO32_ARGS	44
 
 static uint32_t load_u32(const uint8_t *p, bool be)
 {
@@ -65,6 +79,119 @@ static void note_prstatus(struct stk_target *t, const char *core,
 			   d + reg, n - reg))
 		fprintf(stderr, "uwind: %s: NT_PRSTATUS of LWP %u too short\n",
 			core, load_u32(d + pid, t->big_endian));
+	/* pr_cursig: a short after pr_info's three ints, in both layouts. */
+	t->threads[t->nthreads - 1].cursig =
+		(int16_t)(t->big_endian ? d[PRSTATUS_CURSIG] << 8 |
+			  d[PRSTATUS_CURSIG + 1] : d[PRSTATUS_CURSIG + 1] << 8 |
+			  d[PRSTATUS_CURSIG]);
+}
+
+/* Signals whose si_code > 0 carries the faulting address. */
+static bool fault_signal(int signo)
+{
+	return signo == SIGSEGV || signo == SIGBUS || signo == SIGILL ||
+	       signo == SIGFPE || signo == SIGTRAP;
+}
+
+/*
+ * NT_SIGINFO, the kernel's siginfo_t of the thread before it: si_signo,
+ * si_errno, si_code, then (after padding to the pointer's alignment) the
+ * union: si_addr for a fault, si_pid and si_uid for a sent signal.  The
+ * first note with a signal is the one the process died of.
+ */
+static void note_siginfo(struct stk_target *t, const uint8_t *d, size_t n)
+{
+	size_t u = t->elf32 ? 12 : 16;
+	struct stk_signal *s = &t->sig;
+	int signo;
+
+	if (n < u + 8 || s->has_code || !t->nthreads)
+		return;
+	signo = (int)load_u32(d, t->big_endian);
+	if (signo <= 0)
+		return;
+	memset(s, 0, sizeof(*s));
+	s->signo = signo;
+	s->code = (int)load_u32(d + 8, t->big_endian);
+	s->has_code = true;
+	s->tid = t->threads[t->nthreads - 1].tid;
+	if (s->code > 0 && fault_signal(signo)) {
+		s->has_addr = true;
+		s->addr = load_word(t, d + u);
+	} else if (s->code <= 0) {
+		s->has_sender = true;
+		s->pid = (int)load_u32(d + u, t->big_endian);
+		s->uid = (int)load_u32(d + u + 4, t->big_endian);
+	}
+}
+
+/* NT_PRPSINFO: the pid and command line (the layout's size tells it). */
+static void note_psinfo(struct stk_target *t, const uint8_t *d, size_t n)
+{
+	size_t pid, args;
+
+	if (n == PRPSINFO_SIZE) {
+		pid = PRPSINFO_PID;
+		args = PRPSINFO_ARGS;
+	} else if (n == PRPSINFO32_SIZE) {
+		pid = PRPSINFO32_PID;
+		args = PRPSINFO32_ARGS;
+	} else {
+		return;
+	}
+	t->ps_pid = (int)load_u32(d + pid, t->big_endian);
+	memcpy(t->ps_args, d + args, 80);
+	t->ps_args[80] = '\0';
+	/* Arguments are NUL-separated when the kernel copies them. */
+	while (strlen(t->ps_args) && t->ps_args[strlen(t->ps_args) - 1] == ' ')
+		t->ps_args[strlen(t->ps_args) - 1] = '\0';
+}
+
+/* Without NT_SIGINFO: the first thread's pr_cursig. */
+static void cursig_signal(struct stk_target *t)
+{
+	size_t i;
+
+	for (i = 0; !t->sig.signo && i < t->nthreads; i++) {
+		if (t->threads[i].cursig > 0) {
+			t->sig.signo = t->threads[i].cursig;
+			t->sig.tid = t->threads[i].tid;
+		}
+	}
+}
+
+const char *stk_sigcode_name(int signo, int code)
+{
+	static const char *const segv[] = { NULL, "SEGV_MAPERR",
+		"SEGV_ACCERR", "SEGV_BNDERR", "SEGV_PKUERR" };
+	static const char *const bus[] = { NULL, "BUS_ADRALN", "BUS_ADRERR",
+		"BUS_OBJERR", "BUS_MCEERR_AR", "BUS_MCEERR_AO" };
+	static const char *const ill[] = { NULL, "ILL_ILLOPC", "ILL_ILLOPN",
+		"ILL_ILLADR", "ILL_ILLTRP", "ILL_PRVOPC", "ILL_PRVREG",
+		"ILL_COPROC", "ILL_BADSTK" };
+	static const char *const fpe[] = { NULL, "FPE_INTDIV", "FPE_INTOVF",
+		"FPE_FLTDIV", "FPE_FLTOVF", "FPE_FLTUND", "FPE_FLTRES",
+		"FPE_FLTINV", "FPE_FLTSUB" };
+	static const char *const trap[] = { NULL, "TRAP_BRKPT", "TRAP_TRACE",
+		"TRAP_BRANCH", "TRAP_HWBKPT" };
+	static const char *const user[] = { "SI_USER", "SI_QUEUE", "SI_TIMER",
+		"SI_MESGQ", "SI_ASYNCIO", "SI_SIGIO", "SI_TKILL" };
+#define PICK(a) (code < (int)(sizeof(a) / sizeof(a[0])) ? a[code] : NULL)
+
+	if (code == 0x80)
+		return "SI_KERNEL";
+	if (code <= 0)
+		return -code < (int)(sizeof(user) / sizeof(user[0])) ?
+		       user[-code] : NULL;
+	switch (signo) {
+	case SIGSEGV: return PICK(segv);
+	case SIGBUS: return PICK(bus);
+	case SIGILL: return PICK(ill);
+	case SIGFPE: return PICK(fpe);
+	case SIGTRAP: return PICK(trap);
+	default: return NULL;
+	}
+#undef PICK
 }
 
 /*
@@ -117,6 +244,11 @@ static void note_auxv(struct stk_target *t, const uint8_t *d, size_t n)
 		if (type == AT_ENTRY) {
 			t->at_entry = val;
 			t->has_entry = true;
+		} else if (type == AT_PHDR) {
+			t->at_phdr = val;
+			t->has_phdr = true;
+		} else if (type == AT_PHNUM) {
+			t->at_phnum = val;
 		} else if (type == AT_SYSINFO_EHDR && val) {
 			t->at_vdso = val;
 			t->has_vdso = true;
@@ -151,6 +283,10 @@ static bool read_notes(struct stk_target *t, const char *core,
 				note_prstatus(t, core, desc, nh.n_descsz);
 			else if (nh.n_type == NT_AUXV)
 				note_auxv(t, desc, nh.n_descsz);
+			else if (nh.n_type == NT_SIGINFO)
+				note_siginfo(t, desc, nh.n_descsz);
+			else if (nh.n_type == NT_PRPSINFO)
+				note_psinfo(t, desc, nh.n_descsz);
 			else if (nh.n_type == NT_FILE && !has_file)
 				has_file = note_file(t, core, desc,
 						     nh.n_descsz);
@@ -215,14 +351,12 @@ static int place_exe(struct stk_target *t, const char *exe)
 		fprintf(stderr, "uwind: %s: not an ELF file\n", exe);
 		return -1;
 	}
-	if (t->has_entry)
+	/* ET_EXEC runs at its own addresses; check_auxv() compares. */
+	if (t->has_entry && eh.e_type == ET_DYN)
 		bias = t->at_entry - eh.e_entry;
 	else if (eh.e_type == ET_DYN)
 		fprintf(stderr, "uwind: %s: position-independent and the core "
 			"has no AT_ENTRY: assuming it is loaded at 0\n", exe);
-	if (eh.e_type == ET_EXEC && bias)
-		fprintf(stderr, "uwind: %s: entry point differs from the "
-			"core's AT_ENTRY: wrong executable?\n", exe);
 	for (i = 0; i < n; i++) {
 		uint64_t start, end, off;
 
@@ -242,21 +376,27 @@ static int place_exe(struct stk_target *t, const char *exe)
 	}
 	f->bias = (int64_t)bias;
 	f->placed = true;
+	t->exe = f;
 	return 0;
 }
 
-/* With NT_FILE and --exe: read the main executable from FILE instead. */
-static void override_exe(struct stk_target *t, const char *exe)
+/* With NT_FILE: the program is the file mapping AT_ENTRY. */
+static struct stk_file *find_exe(struct stk_target *t)
 {
-	struct stk_file *f = NULL;
 	size_t i;
 
 	for (i = 0; i < t->nmaps && t->has_entry; i++)
 		if (t->at_entry >= t->maps[i].start &&
 		    t->at_entry < t->maps[i].end)
-			f = t->maps[i].file;
-	if (!f && t->nmaps)
-		f = t->maps[0].file;
+			return t->maps[i].file;
+	return t->nmaps ? t->maps[0].file : NULL;
+}
+
+/* With NT_FILE and --exe: read the main executable from FILE instead. */
+static void override_exe(struct stk_target *t, const char *exe)
+{
+	struct stk_file *f = find_exe(t);
+
 	if (!f)
 		return;
 	free(f->open_path);
@@ -339,8 +479,11 @@ int stk_core_open(struct stk_target *t, const char *core, const char *exe)
 		}
 		if (ph.p_type == PT_NOTE)
 			has_file |= read_notes(t, core, &ph);
-		else if (ph.p_type == PT_LOAD)
+		else if (ph.p_type == PT_LOAD && ph.p_vaddr + ph.p_memsz >
+			 ph.p_vaddr) {
 			add_seg(t, core, &ph, &warned);
+			stk_add_vma(t, ph.p_vaddr, ph.p_vaddr + ph.p_memsz);
+		}
 	}
 	if (!t->nthreads) {
 		fprintf(stderr, "uwind: %s: no NT_PRSTATUS note: no threads\n",
@@ -349,6 +492,8 @@ int stk_core_open(struct stk_target *t, const char *core, const char *exe)
 	}
 	if (t->nsegs)
 		qsort(t->segs, t->nsegs, sizeof(*t->segs), cmp_seg);
+	cursig_signal(t);
+	t->exe_arg = exe;
 	if (has_file && exe) {
 		override_exe(t, exe);
 	} else if (exe) {
@@ -358,6 +503,8 @@ int stk_core_open(struct stk_target *t, const char *core, const char *exe)
 		fprintf(stderr, "uwind: %s: no NT_FILE note, mapped files "
 			"unknown: name the executable with --exe\n", core);
 	}
+	if (has_file)
+		t->exe = find_exe(t);
 	load_vdso(t);
 	return 0;
 }

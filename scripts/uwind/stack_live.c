@@ -123,6 +123,7 @@ static int add_map(const struct tool_map *m, void *arg)
 	struct maps_ctx *c = arg;
 	const char *del;
 
+	stk_add_vma(c->t, m->start, m->end);
 	if (!strcmp(m->path, "[vdso]")) {
 		c->vdso_start = m->start;
 		c->vdso_end = m->end;

@@ -1,76 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* Loading table sections from ELF files (libelf) and raw dumps. */
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include "input.h"
 #include "uwind.h"
 
 #ifndef SHT_GNU_SFRAME
 #define SHT_GNU_SFRAME	0x6ffffff4
 #endif
 
-int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return (errno || end == s || *end) ? -1 : 0;
-}
-
 void tool_table_free(struct tool_table *t)
 {
 	free(t->owned);
 	t->owned = NULL;
+	tool_file_unmap(&t->file);
 }
 
-static void *read_whole(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 0, n = 0, r;
-	char *buf = NULL, *nb;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			nb = realloc(buf, cap);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		if (!r)
-			break;
-		n += r;
-	}
-	if (ferror(f))
-		goto fail;
-	fclose(f);
-	*size = n;
-	return buf;
-fail:
-	free(buf);
-	fclose(f);
-	return NULL;
-}
-
+/* A raw table: the file's bytes, mapped, placed at vaddr. */
 int tool_load_raw(const char *path, uint64_t vaddr, struct tool_table *t)
 {
-	size_t size;
-	void *buf = read_whole(path, &size);
-
-	if (!buf) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+	memset(t, 0, sizeof(*t));
+	if (tool_file_map(path, &t->file))
 		return -1;
-	}
-	t->owned = buf;
-	t->span.data = buf;
-	t->span.size = size;
+	t->span.data = t->file.data;
+	t->span.size = t->file.size;
 	t->span.addr = vaddr;
 	t->name = ".sframe";
 	return 0;
@@ -154,60 +108,50 @@ int tool_elf_sframe(struct Elf *elf, struct tool_table *t)
 	return ret;
 }
 
+/*
+ * The SFrame table of a file: an ELF file's (section, else segment), or
+ * the section of a table file `uwind sframe -o` wrote.  0, or -1 with
+ * why printed.
+ */
 int tool_load_elf_sframe(const char *path, struct tool_table *t)
 {
-	int fd, ret;
+	struct tool_file f;
+	enum tool_kind kind;
 	Elf *elf;
-	size_t size;
-	char *img;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	/* A table file of `uwind sframe -o`: its ELF vaddrs, bias 0. */
-	img = read_whole(path, &size);
-	if (img && size >= 8 && !memcmp(img, "UWSFRAME", 8)) {
-		ret = tool_load_uwsf(path, (const uint8_t *)img, size, 0, t);
-		free(img);
+	if (tool_file_map(path, &f))
+		return -1;
+	kind = tool_kind_of(f.data, f.size);
+	if (kind == TOOL_KIND_UWSF) {
+		/* Its ELF vaddrs: bias 0. */
+		ret = tool_load_uwsf(path, f.data, f.size, 0, t);
+		tool_file_unmap(&f);
 		return ret;
 	}
-	free(img);
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+	elf = tool_file_elf(&f);
+	if (!elf) {
+		tool_file_unmap(&f);
 		return -1;
 	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
-	ret = find_section(elf, t);
-	if (ret > 0)
-		ret = find_segment(elf, t);
+	ret = tool_elf_sframe(elf, t);
 	elf_end(elf);
-	close(fd);
+	tool_file_unmap(&f);
 	if (ret > 0)
-		fprintf(stderr, "uwind: %s: no SFrame section\n", path);
+		tool_err(path, "no SFrame table: no .sframe section or"
+			 " PT_GNU_SFRAME segment (uwind sframe makes one from"
+			 " DWARF CFI)");
 	else if (ret < 0)
-		fprintf(stderr, "uwind: %s: cannot read SFrame section\n", path);
+		tool_err(path, "cannot read its SFrame section");
 	return ret ? -1 : 0;
 }
 
 int load_table_opts(const struct table_opts *o, struct tool_table *t)
 {
-	uint64_t vaddr = 0;
-
 	memset(t, 0, sizeof(*t));
-	if (o->raw) {
-		if (!o->vaddr || parse_u64(o->vaddr, &vaddr)) {
-			fprintf(stderr, "uwind: --sframe needs --vaddr ADDR\n");
-			return -1;
-		}
-		return tool_load_raw(o->raw, vaddr, t);
-	}
+	if (o->raw)
+		return tool_load_raw(o->raw, o->vaddr_v, t);
 	if (!o->file) {
 		fprintf(stderr, "uwind: no input file\n");
 		return -1;

@@ -10,6 +10,7 @@
 #include <gelf.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
+#include "input.h"
 #include "uwsf.h"
 
 #ifndef PT_GNU_SFRAME
@@ -20,6 +21,7 @@
 struct tool_table {
 	struct uw_span span;
 	void *owned;		/* heap copy to free, or NULL */
+	struct tool_file file;	/* or the file mapped, data NULL if not */
 	const char *name;	/* section name */
 };
 
@@ -48,14 +50,21 @@ int tool_sframe_sort(const struct tool_table *t, const struct uw_sframe *sf,
 void tool_print_cfa(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 void tool_print_rule(FILE *f, const struct uw_sframe *sf, const struct uw_rule *r);
 
+/*
+ * Usage errors (usage.c): main.c names the command running and its
+ * usage (its forms, a line each); tool_usage() prints "uwind: COMMAND: "
+ * and the message, then the usage, on stderr, and returns 2.
+ */
+void tool_usage_of(const char *name, const char *usage);
+void tool_print_usage(FILE *f, const char *usage);
+int tool_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 int cmd_dump(int argc, char **argv);
 /* ARM ELF files: EHABI dump and lookup (ehabi_print.c). */
-bool ehabi_wanted(int argc, char **argv);
 int cmd_ehabi_dump(int argc, char **argv);
 int cmd_ehabi_lookup(int argc, char **argv);
 int cmd_lookup(int argc, char **argv);
 /* Chrome's ARM unwind tables (chrome_print.c) and conversions (convert.c). */
-bool chrome_wanted(int argc, char **argv);
 int cmd_chrome_dump(int argc, char **argv);
 int cmd_chrome_lookup(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
@@ -64,9 +73,7 @@ int cmd_stack(int argc, char **argv);
 void elf_breakpad_id(struct Elf *elf, char *id, uint8_t *bid, size_t *bidlen);
 /* A Mach-O file's compact unwind as STACK CFI (cu_convert.c). */
 int cu_to_breakpad(const char *path, const char *arch, FILE *out);
-/* Mach-O files (cu_print.c) and Breakpad symbol files (bp_print.c). */
-bool macho_wanted(int argc, char **argv);
-bool bp_wanted(int argc, char **argv);
+/* Breakpad symbol files (bp_print.c). */
 int cmd_bp_lookup(int argc, char **argv);
 /* SFrame tables made from DWARF CFI (sframe_cmd.c). */
 int cmd_sframe(int argc, char **argv);
@@ -79,9 +86,9 @@ int cmd_verify(int argc, char **argv);
 struct table_opts {
 	const char *raw;
 	const char *vaddr;
+	uint64_t vaddr_v;	/* vaddr, parsed */
 	const char *file;
 };
-int parse_u64(const char *s, uint64_t *v);
 int load_table_opts(const struct table_opts *o, struct tool_table *t);
 
 /* One line of /proc/PID/maps (procmaps.c). */
@@ -106,6 +113,7 @@ struct uwsf_check {
 /* A header, decoded (uwsf_parse). */
 struct uwsf_hdr {
 	uint16_t machine;
+	bool big_endian;
 	uint8_t id_len;
 	uint8_t build_id[UWSF_MAX_ID];
 	uint64_t vaddr;
@@ -118,5 +126,9 @@ int uwsf_check_range(Elf *elf, struct uwsf_check *c);
 void uwsf_header(const struct sg_result *r, const struct uwsf_check *c,
 		 uint8_t *h);
 bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d);
+int uwsf_read_header(const char *path, const uint8_t *img, size_t size,
+		     struct uwsf_hdr *d);
+int uwsf_check_machine(const char *path, const struct uwsf_hdr *d,
+		       const struct uw_sframe *sf);
 
 #endif

@@ -126,6 +126,7 @@ bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d)
 	    h[UWSF_OFF_ID_LEN] > UWSF_MAX_ID)
 		return false;
 	d->machine = (uint16_t)get_le(h + UWSF_OFF_MACHINE, 2);
+	d->big_endian = h[UWSF_OFF_FLAGS] & UWSF_F_BIG_ENDIAN;
 	d->id_len = h[UWSF_OFF_ID_LEN];
 	memcpy(d->build_id, h + UWSF_OFF_BUILD_ID, UWSF_MAX_ID);
 	d->vaddr = get_le(h + UWSF_OFF_VADDR, 8);
@@ -137,6 +138,36 @@ bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d)
 }
 
 /*
+ * Whether a table file's header fits the file of size bytes (checked
+ * first, header included): 0, or -1 with why printed.
+ */
+int uwsf_read_header(const char *path, const uint8_t *img, size_t size,
+		     struct uwsf_hdr *d)
+{
+	if (size < UWSF_HDR_SIZE) {
+		tool_err(path, "truncated table file: %zu bytes, shorter than"
+			 " its %u-byte header", size, UWSF_HDR_SIZE);
+		return -1;
+	}
+	if (!uwsf_parse(img, 0, d)) {
+		tool_err(path, "not a uwind table file of version %u (its"
+			 " header says version %llu, header size %llu)",
+			 UWSF_VERSION,
+			 (unsigned long long)get_le(img + UWSF_OFF_VERSION, 2),
+			 (unsigned long long)get_le(img + UWSF_OFF_HDR_SIZE, 2));
+		return -1;
+	}
+	if (d->sframe_size != size - UWSF_HDR_SIZE) {
+		tool_err(path, "%s table file: %zu bytes, its header says %llu",
+			 d->sframe_size > size - UWSF_HDR_SIZE ? "truncated" :
+			 "overlong", size,
+			 (unsigned long long)d->sframe_size + UWSF_HDR_SIZE);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A table file written by `uwind sframe -o`: its section, placed at its
  * sframe_vaddr plus bias.  0, or -1 with a message printed.
  */
@@ -145,16 +176,8 @@ int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
 {
 	struct uwsf_hdr d;
 
-	if (size < UWSF_HDR_SIZE || !uwsf_parse(img, 0, &d)) {
-		fprintf(stderr, "uwind: %s: not a uwind SFrame table file\n",
-			path);
+	if (uwsf_read_header(path, img, size, &d))
 		return -1;
-	}
-	if (d.sframe_size != size - UWSF_HDR_SIZE) {
-		fprintf(stderr, "uwind: %s: table size %u, file holds %zu\n",
-			path, d.sframe_size, size - UWSF_HDR_SIZE);
-		return -1;
-	}
 	memset(t, 0, sizeof(*t));
 	t->owned = malloc(d.sframe_size ? d.sframe_size : 1);
 	if (!t->owned) {
@@ -166,5 +189,31 @@ int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
 	t->span.size = d.sframe_size;
 	t->span.addr = d.vaddr + bias;
 	t->name = "uwind table";
+	return 0;
+}
+
+/*
+ * Whether the table file's header names the machine its section is for
+ * (its ABI and byte order): 0, or -1 with why printed.
+ */
+int uwsf_check_machine(const char *path, const struct uwsf_hdr *d,
+		       const struct uw_sframe *sf)
+{
+	enum uw_arch want = d->machine == EM_X86_64 ? UW_ARCH_X86_64 :
+			    d->machine == EM_AARCH64 ? UW_ARCH_AARCH64 :
+			    UW_ARCH_NONE;
+
+	if (want == UW_ARCH_NONE) {
+		tool_err(path, "table file for machine %u, which SFrame tables"
+			 " of uwind are not made for", d->machine);
+		return -1;
+	}
+	if (sf->arch != want || sf->big_endian != d->big_endian) {
+		tool_err(path, "the header names machine %u (%s), its section"
+			 " is for %s%s", d->machine, uw_arch_name(want),
+			 uw_arch_name(sf->arch),
+			 sf->big_endian ? " big-endian" : "");
+		return -1;
+	}
 	return 0;
 }

@@ -3,9 +3,9 @@
  * The file `uwind sframe FILE -o OUT` writes: an SFrame section made from
  * FILE's DWARF CFI, with what is needed to key it to FILE.  It is what
  * `uwind sframe --install` puts on disk and the kernel module reads
- * (README.md, "Stock binaries: installed tables").  Constants only: the
- * module (kernel/installed.c) includes this header too; the tool's
- * helpers for it are declared in uwind.h.
+ * (kernel/README.md, "Stock binaries: installed tables").  Constants
+ * only: the module (kernel/installed.c) includes this header too; the
+ * tool's helpers for it are declared in uwind.h.
  *
  * A 128-byte header, every field little-endian whatever the target,
  * then the SFrame section, in the target's byte order:

@@ -3,7 +3,8 @@
  * uwind verify: the core's whole-table checks from the command line.
  *
  *   uwind verify FILE...                    its SFrame table, and in a
- *                                           32-bit ARM ELF its EHABI index
+ *                                           32-bit ARM ELF its EHABI index;
+ *                                           a table file's header and section
  *   uwind verify --sframe RAW --vaddr ADDR  a raw SFrame section
  *   uwind verify --chrome TABLE [--text ADDR] a Chrome ARM unwind table
  *   uwind verify [--arch NAME] MACHO...     its __unwind_info (every
@@ -16,11 +17,9 @@
  * uw_cu_check(), uw_bp_check(); the last two in verify_fmt.c).  Exit
  * status 0 when every table passed, 1 when one did not, 2 on bad usage.
  */
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <uwind/ehabi.h>
 #include <uwind/chrome.h>
 #include "uwind.h"
@@ -77,58 +76,83 @@ static int verify_ehabi(const char *path)
 	return ret;
 }
 
-/*
- * The SFrame table of the ELF file at path (0 found, 1 none, -1 error,
- * with a message) and whether it is a 32-bit ARM file.
- */
-static int open_elf(const char *path, struct tool_table *t, bool *arm)
-{
-	int fd, ret;
-	Elf *elf;
-
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		perror(path);
-		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		fprintf(stderr, "uwind: %s: not an ELF file\n", path);
-		ret = -1;
-	} else {
-		*arm = arm_is_elf32(elf);
-		ret = tool_elf_sframe(elf, t);
-		if (ret < 0)
-			fprintf(stderr, "uwind: %s: cannot read SFrame section\n",
-				path);
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return ret;
-}
-
 /* An ELF file: its SFrame table if it has one, its EHABI index if ARM. */
-static int verify_file(const char *path)
+static int verify_elf(const struct tool_file *f)
 {
 	struct tool_table t;
-	bool arm = false;
 	int ret = 0, found;
+	bool arm;
+	Elf *elf = tool_file_elf(f);
 
-	found = open_elf(path, &t, &arm);
-	if (found < 0)
+	if (!elf)
 		return 1;
+	arm = arm_is_elf32(elf);
+	found = tool_elf_sframe(elf, &t);
+	elf_end(elf);
+	if (found < 0) {
+		tool_err(f->path, "cannot read its SFrame section");
+		return 1;
+	}
 	if (found == 0) {
-		ret |= verify_sframe(path, &t);
+		ret |= verify_sframe(f->path, &t);
 		tool_table_free(&t);
 	}
 	if (arm)
-		ret |= verify_ehabi(path);
-	else if (found > 0) {
-		printf("%s: no SFrame section\n", path);
-		ret = 1;
+		return ret | verify_ehabi(f->path);
+	if (found > 0) {
+		tool_err(f->path, "no unwind tables: no .sframe section or"
+			 " PT_GNU_SFRAME segment");
+		return 1;
 	}
+	return ret;
+}
+
+/* A table file: its header, the machine it names, the section. */
+static int verify_uwsf(const struct tool_file *f)
+{
+	struct tool_table t;
+	struct uwsf_hdr d;
+	struct uw_sframe sf;
+	int ret;
+
+	if (uwsf_read_header(f->path, f->data, f->size, &d) ||
+	    tool_load_uwsf(f->path, f->data, f->size, 0, &t))
+		return 1;
+	if (!uw_sframe_init(&sf, &t.span) &&
+	    uwsf_check_machine(f->path, &d, &sf)) {
+		tool_table_free(&t);
+		return 1;
+	}
+	ret = verify_sframe(f->path, &t);
+	tool_table_free(&t);
+	return ret;
+}
+
+/* One file named on the command line, by what its first bytes say. */
+static int verify_file(const char *path, const char *arch)
+{
+	struct tool_file f;
+	int ret;
+
+	if (tool_file_map(path, &f))
+		return 1;
+	switch (tool_kind_of(f.data, f.size)) {
+	case TOOL_KIND_MACHO:
+		ret = verify_macho(path, arch);
+		break;
+	case TOOL_KIND_UWSF:
+		ret = verify_uwsf(&f);
+		break;
+	case TOOL_KIND_ELF:
+		ret = verify_elf(&f);
+		break;
+	default:
+		tool_err(path, "not an ELF file, a uwind table file or a"
+			 " Mach-O file");
+		ret = 1;
+		break;
+	}
+	tool_file_unmap(&f);
 	return ret;
 }
 
@@ -140,10 +164,8 @@ static int verify_chrome(const char *path, const char *text)
 	uint64_t text_start = 0;
 	int err;
 
-	if (text && parse_u64(text, &text_start)) {
-		fprintf(stderr, "uwind: bad --text '%s'\n", text);
-		return 2;
-	}
+	if (text && parse_addr(text, &text_start))
+		return tool_usage("--text '%s' is not a hex address", text);
 	if (tool_load_raw(path, 0, &t))
 		return 1;
 	err = uw_chrome_init(&ct, &t.span, text_start, false);
@@ -163,15 +185,6 @@ static int verify_chrome(const char *path, const char *text)
 	return err ? 1 : 0;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: uwind verify [--arch NAME] FILE...\n"
-			"       uwind verify --sframe RAW --vaddr ADDR\n"
-			"       uwind verify --chrome TABLE [--text ADDR]\n"
-			"       uwind verify --breakpad SYM...\n");
-	return 2;
-}
-
 int cmd_verify(int argc, char **argv)
 {
 	struct table_opts o = { 0 };
@@ -179,16 +192,15 @@ int cmd_verify(int argc, char **argv)
 	const char *chrome = NULL, *text = NULL, *arch;
 	int i, ret = 0;
 
-	if (argc < 2)
-		return usage();
-	if (!strcmp(argv[1], "--breakpad")) {
+	if (argc > 1 && !strcmp(argv[1], "--breakpad")) {
 		if (argc < 3)
-			return usage();
+			return tool_usage("--breakpad needs SYM files");
 		for (i = 2; i < argc; i++)
 			ret |= verify_breakpad(argv[i]);
 		return ret;
 	}
-	if (!strcmp(argv[1], "--chrome") || !strcmp(argv[1], "--sframe")) {
+	if (argc > 1 && (!strcmp(argv[1], "--chrome") ||
+			 !strcmp(argv[1], "--sframe"))) {
 		for (i = 1; i + 1 < argc; i += 2) {
 			if (!strcmp(argv[i], "--chrome"))
 				chrome = argv[i + 1];
@@ -199,12 +211,19 @@ int cmd_verify(int argc, char **argv)
 			else if (!strcmp(argv[i], "--vaddr"))
 				o.vaddr = argv[i + 1];
 			else
-				return usage();
+				break;
 		}
-		if (i != argc || !!chrome == !!o.raw || (text && !chrome))
-			return usage();
+		if (i != argc)
+			return tool_usage("unexpected argument %s, or an option"
+					  " without its value", argv[i]);
+		if (chrome && o.raw)
+			return tool_usage("--chrome or --sframe, not both");
+		if (text && !chrome)
+			return tool_usage("--text is for --chrome");
 		if (chrome)
 			return verify_chrome(chrome, text);
+		if (!o.vaddr || parse_addr(o.vaddr, &o.vaddr_v))
+			return tool_usage("--sframe needs --vaddr ADDR (hex)");
 		if (load_table_opts(&o, &t))
 			return 1;
 		ret = verify_sframe(o.raw, &t);
@@ -213,9 +232,11 @@ int cmd_verify(int argc, char **argv)
 	}
 	arch = take_arch(&argc, argv);
 	if (argc < 2)
-		return usage();
+		return tool_usage("no input file");
 	for (i = 1; i < argc; i++)
-		ret |= macho_is(argv[i]) ? verify_macho(argv[i], arch) :
-		       verify_file(argv[i]);
+		if (argv[i][0] == '-' && argv[i][1])
+			return tool_usage("unknown option %s", argv[i]);
+	for (i = 1; i < argc; i++)
+		ret |= verify_file(argv[i], arch);
 	return ret;
 }

@@ -170,10 +170,8 @@ int verify_breakpad(const char *path)
 	uint32_t line;
 	int err;
 
-	if (bp_file_open(path, 0, &f)) {
-		printf("%s: not a usable Breakpad symbol file\n", path);
+	if (bp_file_open(path, 0, &f))
 		return 1;
-	}
 	uw_check_start(&c, 0);
 	err = uw_bp_check(&f.bp, &c);
 	if (err) {

@@ -127,7 +127,7 @@ for f in $FILES; do
 	awk '/^    fo=/ { split($1, a, "="); split($3, s, "=");
 		if (s[2] > 0) print a[2], s[2] }' "$TMP/$f.dump" |
 		while read -r fo size; do
-			echo $((fo + size / 2))
+			printf '0x%x\n' $((fo + size / 2))
 		done >"$TMP/$f.pcs"
 	# shellcheck disable=SC2046
 	"$UWIND" lookup "$file" $(cat "$TMP/$f.pcs") | reduce >"$TMP/$f.got"

@@ -3,7 +3,8 @@
 # `uwind sframe` (SFrame made from DWARF CFI): the per-pc verifier
 # against libdw, readelf and the assembler's .sframe, the coverage
 # report, `uwind stack` on cores of stock-built programs, and
-# `uwind sframe --install` into a scratch directory.
+# `uwind sframe --install` into a scratch directory (also from a build
+# directory only its owner may enter: private.sh).
 
 SFC_DIR := $(O)/selftests/sfconv
 
@@ -42,6 +43,8 @@ $(call uw_test,sh selftests/sfconv/stock.sh $(O),san,$(TOOL) \
 $(call uw_test,sh selftests/sfconv/mutate.sh $(O) $(if $(SAN),30),san,\
 	$(TOOL) $(SFC_DIR)/sfmutate)
 $(call uw_test,sh selftests/sfconv/install.sh $(O),san,$(TOOL) $(SFC_DIR)/crash)
+# The same from a build directory under a 0700 directory (a private clone).
+$(call uw_test,sh selftests/sfconv/private.sh $(O),,$(TOOL) $(SFC_DIR)/crash)
 
 # The converter alone, timed in-process, for `make bench`.
 $(SFC_DIR)/sfconv_bench: selftests/sfconv/sfconv_bench.c \

@@ -19,8 +19,8 @@
 # hand-written CFI (src/rules-*.S) with rows SFrame cannot express, which
 # must be left out, not approximated, and rows only FLEX FDEs express.
 # AArch64 PLT rows (no CFI: made from the stub code) are checked against
-# objdump's disassembly.  Also: the table file's header (README.md's
-# layout) against readelf's build-id and the raw section.
+# objdump's disassembly.  Also: the table file's header (the layout in
+# scripts/uwind/README.md) against readelf's build-id and the raw section.
 #
 # With "quick" (the ASan stage: the sanitized tool and verifier run
 # three times slower), the readelf oracle and the two largest files are

@@ -13,8 +13,8 @@
  *       the assembler-made .sframe of FILE, looked up through the core
  *
  * TABLE is the file `uwind sframe -o` writes (its header is read here
- * from the layout README.md documents) or, with a "raw:" prefix, a bare
- * section laid out at vaddr 0.  The SFrame row comes from uw_sframe_find.
+ * from the layout scripts/uwind/README.md documents) or, with a "raw:"
+ * prefix, a bare section laid out at vaddr 0.  The SFrame row comes from uw_sframe_find.
  *
  * Rules are compared by value, not by form: both rows are evaluated with
  * the same made-up registers (random 64-bit values, the pc exact) and
@@ -326,7 +326,7 @@ static uint64_t le(const uint8_t *p, int n)
 	return v;
 }
 
-/* The table file (README.md's layout) or "raw:PATH". */
+/* The table file (scripts/uwind/README.md's layout) or "raw:PATH". */
 static int load_table(struct ctx *c, const char *arg)
 {
 	struct uw_span s;

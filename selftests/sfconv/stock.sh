@@ -42,10 +42,12 @@ gdb_pcs()
 	END { for (i = 0; i < k; i++) print l[i] }' "$1"
 }
 
-# uwind's frame pcs, up to and including main's frame.
+# uwind's frame pcs, up to and including main's frame; inline frames
+# (from libc's debug info when it is installed) are not frames to gdb
+# without it.
 uw_pcs()
 {
-	awk '/^#[0-9]/ { pc = $2; sub(/^0x0*/, "", pc); print pc
+	awk '/^#[0-9]/ && !/\[inline\]$/ { pc = $2; sub(/^0x0*/, "", pc); print pc
 		if ($3 ~ /^main\+/) exit }' "$1"
 }
 
@@ -53,7 +55,7 @@ uw_pcs()
 # every frame but the last was unwound by a table.
 check_tail()
 {
-	awk '/^#[0-9]/ { n++; last = $3; src[n] = $NF }
+	awk '/^#[0-9]/ && !/\[inline\]$/ { n++; last = $3; src[n] = $NF }
 	/^# stopped:/ { stop = $0 }
 	END {
 		if (last !~ /^_start\+/ || stop !~ /outermost/) exit 1

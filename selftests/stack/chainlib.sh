@@ -23,7 +23,7 @@ uw_names()
 {
 	awk '/^Thread [0-9]+ \(LWP [0-9]+\):$/ {
 		if (l != "") print l; l = $4; sub(/\):$/, "", l); next }
-	/^#[0-9]/ && !/\[sigframe\]/ {
+	/^#[0-9]/ && !/\[sigframe\]/ && !/\[inline\]$/ {
 		f = $3; sub(/\+0x[0-9a-f]+$/, "", f); l = l " " f }
 	END { if (l != "") print l }' "$1" | cut_chain
 }
