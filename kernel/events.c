@@ -50,6 +50,8 @@ static void uwk_scan_work_fn(struct work_struct *w)
 		 */
 		if (req->task->flags & PF_EXITING)
 			uwk_gc_soon();
+	} else {
+		uwk_stat_inc(UWK_ST_SCANS_GONE);
 	}
 	put_task_struct(req->task);
 	kfree(req);

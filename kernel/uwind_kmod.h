@@ -56,6 +56,7 @@ enum uwk_stat {
 	UWK_ST_TABLES_INSTALLED,	/* installed tables copied in */
 	UWK_ST_INSTALLED_REFUSED,	/* ... found, but not for that file */
 	UWK_ST_SCANS,		/* process mappings scanned */
+	UWK_ST_SCANS_GONE,	/* scans asked for a process gone meanwhile */
 	UWK_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
 	/* Where each walk ended (hook.c): one of these per walk. */
 	UWK_ST_END_ENTRY,	/* past the program's entry: the chain is whole */

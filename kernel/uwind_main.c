@@ -89,6 +89,7 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_TABLES_INSTALLED] = "tables_installed",
 	[UWK_ST_INSTALLED_REFUSED] = "installed_refused",
 	[UWK_ST_SCANS] = "scans",
+	[UWK_ST_SCANS_GONE] = "scans_gone",
 	[UWK_ST_LAZY_REQUESTS] = "lazy_requests",
 	[UWK_ST_END_ENTRY] = "end_past_entry",
 	[UWK_ST_END_NO_TABLE] = "end_no_table",
@@ -180,6 +181,12 @@ DEFINE_SHOW_ATTRIBUTE(uwk_dbg);
 static ssize_t uwk_gc_write(struct file *f, const char __user *buf,
 			    size_t len, loff_t *pos)
 {
+	/*
+	 * The scans queued so far first: one that read a process before it
+	 * exited publishes its table after the exit, and this collection
+	 * must see it.
+	 */
+	uwk_tables_flush();
 	uwk_gc();
 	/* Let the grace period pass and the frees run before returning. */
 	synchronize_rcu();

@@ -14,6 +14,7 @@ libelf-dev libdw-dev elfutils
 gdb gdb-multiarch valgrind libunwind8
 binutils binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
 debootstrap
+pkg-config libc6-dbg man-db groff-base
 gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
 gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross
 qemu-user qemu-system-arm

@@ -52,10 +52,17 @@ BEGIN {
 	ncomm = n
 }
 
-FNR == NR && $1 == "ENTRY" { entry[$2 " " $3] = 1; next }
-FNR == NR && $1 == "PLT" { plt[$2 " " $3] = 1; next }
+# A file's path as one name: /usr/lib/X and /lib/X are the same file
+# (merged /usr), and a suite's ldd and the guest's loader may name either.
+function canon(p) {
+	sub(/^\/usr\/lib\//, "/lib/", p)
+	return p
+}
+
+FNR == NR && $1 == "ENTRY" { entry[canon($2) " " $3] = 1; next }
+FNR == NR && $1 == "PLT" { plt[canon($2) " " $3] = 1; next }
 FNR == NR && $1 == "VDSO" { next }
-FNR == NR { ret[$1 " " $2] = 1; next }
+FNR == NR { ret[canon($1) " " $2] = 1; next }
 
 # The results of one data file.
 function report(   i, c) {
@@ -202,7 +209,7 @@ FNR == 1 {
 			d = "[vdso]"
 	}
 	sub(/^0+/, "", addr[nfr])
-	dso[nfr] = d
+	dso[nfr] = canon(d)
 	next
 }
 
