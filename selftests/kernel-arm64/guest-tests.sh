@@ -282,11 +282,18 @@ UW_INST_GOOD=${UW_INST_GOOD:-95}
 # cxx_whole DATA: hot-oss's samples whose innermost user frame is in the
 # C++ or C library, "INC FULL": full when the frames above format_once()
 # are all the libraries' (or std:: templates of the program, _Z...), then
-# format_once, main, and the chain ends in the program's _start.
+# format_once, main, and the chain ends in the program's _start.  Samples
+# before the first whole one are left out and counted (EARLY: the
+# libraries' tables are loaded after ld.so maps them, about 40 ms for
+# libstdc++'s under TCG; the x86-64 test leaves them out the same way).
+# Prints "INC FULL EARLY"; up to 3 chains that are not whole go to
+# DATA.bad.
 cxx_whole()
 {
-	pscript "$1" > "$1.txt"
-	awk '
+	rm -f "$1.bad"
+	perf script --no-inline --no-demangle -i "$1" -F comm,tid,ip,sym,dso \
+		> "$1.txt" 2> "$1.script.err"
+	awk -v bad="$1.bad" '
 	BEGIN { RS = ""; FS = "\n" }
 	{
 		split($1, h, " ")
@@ -305,19 +312,42 @@ cxx_whole()
 			sym[++n] = s
 			dso[n] = d
 		}
+		# The caller perf adds after a leaf from the link register
+		# (see chains() in guest-lib.sh): the next frame again.
+		if (n >= 3 && sym[2] == sym[3] && dso[2] == dso[3]) {
+			for (i = 2; i < n; i++) {
+				sym[i] = sym[i + 1]
+				dso[i] = dso[i + 1]
+			}
+			n--
+		}
 		if (n == 0 || dso[1] !~ /^lib(stdc\+\+|c|m)\.so/)
 			next
 		inc++
+		ok = 1
 		for (i = 1; i <= n && sym[i] != "format_once"; i++)
 			if (dso[i] !~ /^lib(stdc\+\+|c|m|gcc_s)\.so/ &&
 			    !(dso[i] == "hot-oss" && sym[i] ~ /^_Z/))
+				ok = 0
+		if (!ok || i >= n || sym[i + 1] != "main" || sym[n] != "_start" ||
+		    dso[n] != "hot-oss") {
+			if (!whole) {
+				inc--
+				early++
 				next
-		if (i >= n || sym[i + 1] != "main" || sym[n] != "_start" ||
-		    dso[n] != "hot-oss")
+			}
+			if (nbad++ < 3) {
+				c = ""
+				for (i = 1; i <= n && i <= 12; i++)
+					c = c " " sym[i] "@" dso[i]
+				print "# not whole:" c > bad
+			}
 			next
+		}
+		whole = 1
 		full++
 	}
-	END { print inc + 0, full + 0 }' "$1.txt"
+	END { print inc + 0, full + 0, early + 0 }' "$1.txt"
 }
 t_installed()
 {
@@ -359,10 +389,10 @@ t_installed_cxx()
 	load
 	run hot-oss "stock AArch64 C++, hot in libstdc++, with installed tables"
 	set -- $(cxx_whole "$T/hot-oss.data")
-	seen hot-oss "@libstdc++.so.6" 8 < "$T/hot-oss.data.txt" | diag
+	cat "$T/hot-oss.data.bad" 2>/dev/null
 	echo "# INSTALLED hot-oss: the kernel's walker $oss_base, with installed tables ${2:-0} of ${1:-0}"
 	[ "${1:-0}" -ge "$UW_MIN" ] && at_least "$UW_INST_GOOD" "${2:-0}" "$1"
-	ok $? "hot-oss with installed tables (hot in libstdc++, plain -O2): ${2:-0} of ${1:-0} samples in the C++ and C libraries whole to _start ($(pct "${2:-0}" "${1:-0}") >= $UW_INST_GOOD%)"
+	ok $? "hot-oss with installed tables (hot in libstdc++, plain -O2): ${2:-0} of ${1:-0} samples in the C++ and C libraries whole to _start ($(pct "${2:-0}" "${1:-0}") >= $UW_INST_GOOD%; left out: ${3:-0} before the first whole one)"
 	tables_want hot-oss libstdc++.so.6 installed
 }
 

@@ -225,6 +225,12 @@ done
 for p in $progs32 $progs64; do
 	set -- "$@" "$ka/$p:/root/$p"
 done
+# The size of leaf-sf's .sframe section, which the memory test bounds a
+# table's cost by (the guest has no readelf).
+sz=$(${a}readelf -SW "$a64/leaf-sf" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' |
+	awk '$1 == ".sframe" { print $5; exit }')
+printf '%d\n' "0x${sz:-0}" > "$ka/leaf-sf.sframe-size"
+set -- "$@" "$ka/leaf-sf.sframe-size:/root/leaf-sf.sframe-size"
 log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n "$name" \
 	-T "${UWIND_QEMU_TIMEOUT:-1200}" \
 	-a "${parts:+uwind_only=$parts}" \

@@ -131,12 +131,26 @@ t_hooks()
 	ok $? "hooks: perf_callchain_user on"
 }
 
+# mem_now: mms, files and bytes_held into m_mms, m_files, m_bytes, read
+# with the shell's builtins: a program run to read them (awk) would be
+# scanned at its exec and counted itself, or not, as the workqueue goes.
+mem_now()
+{
+	while read -r _k _v; do
+		case $_k in
+		mms) m_mms=$_v ;;
+		files) m_files=$_v ;;
+		bytes_held) m_bytes=$_v ;;
+		esac
+	done < "$UW_DBG/stats"
+}
+
 # The memory baseline for t_tiny: taken once no program of ours runs.
 mem_baseline()
 {
 	echo 1 > "$UW_DBG/gc"
-	base_mms=$(stat_val mms) base_bytes=$(stat_val bytes_held)
-	base_files=$(stat_val files)
+	mem_now
+	base_mms=$m_mms base_bytes=$m_bytes base_files=$m_files
 	echo "# memory baseline: mms $base_mms, files $base_files," \
 		"bytes_held $base_bytes"
 }
@@ -996,8 +1010,8 @@ t_tiny()
 	[ $((sc1 - sc0 + g1 - g0)) -ge "$UW_TINY" ]
 	ok $? "(e) the module scanned every new process, or found it gone (scans +$((sc1 - sc0)), scans_gone +$((g1 - g0)), >= $UW_TINY)"
 	echo 1 > "$UW_DBG/gc"
-	mms=$(stat_val mms) bytes=$(stat_val bytes_held)
-	files=$(stat_val files)
+	mem_now
+	mms=$m_mms bytes=$m_bytes files=$m_files
 	echo "# after gc: mms $mms (baseline $base_mms), files $files" \
 		"(baseline $base_files), bytes_held $bytes (baseline $base_bytes)"
 	[ -n "$mms" ] && [ -n "$bytes" ] && [ "$mms" -le "$base_mms" ] &&
