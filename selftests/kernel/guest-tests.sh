@@ -691,8 +691,11 @@ t_defer_fault()
 	expect_at 95 "(defer) pagedrop with fp,defer" "$T/p1.data" \
 		pagedrop "$DROP"
 	f1=$(stat_val deferred_faults)
-	at_least 90 $((f1 - f0)) "$m_full"
-	ok $? "(defer) stats: deferred_faults +$((f1 - f0)) >= 90% of $m_full (with -g: $p_nmi)"
+	# Not every walk faults: one that comes before pd_c() drops the
+	# pages a previous walk faulted in finds them present (more so
+	# when the guest runs slowly).
+	at_least 50 $((f1 - f0)) "$m_full"
+	ok $? "(defer) stats: deferred_faults +$((f1 - f0)) >= 50% of $m_full (with -g: $p_nmi)"
 }
 
 # chain-dl dlopen's its library right after exec: the deferred walk of its
