@@ -765,6 +765,7 @@ static void mark_done(struct gen *g, uint64_t lo, uint64_t hi)
 #define A64_STP_X2_X3	0xa9bf0fe2u	/* stp x2, x3, [sp, #-16]! */
 #define A64_BR_X17	0xd61f0220u
 #define A64_NOP		0xd503201fu
+#define A64_BTI_C	0xd503245fu
 
 /* An instruction ld's PLT stubs use that leaves sp, x29 and x30 alone. */
 static bool a64_plt_insn(uint32_t w)
@@ -772,8 +773,7 @@ static bool a64_plt_insn(uint32_t w)
 	return (w & 0x9f00001fu) == 0x90000010u ||	/* adrp x16, ... */
 	       (w & 0xffc003ffu) == 0xf9400211u ||	/* ldr x17, [x16, #] */
 	       (w & 0xffc003ffu) == 0x91000210u ||	/* add x16, x16, # */
-	       w == A64_BR_X17 || w == A64_NOP ||
-	       w == 0xd503245fu ||			/* bti c */
+	       w == A64_BR_X17 || w == A64_NOP || w == A64_BTI_C ||
 	       w == 0xd503219fu || w == 0xd50321dfu;	/* autia/b1716 */
 }
 
@@ -785,7 +785,7 @@ static bool a64_tlsdesc_insn(uint32_t w)
 	       (w & 0xffc003ffu) == 0x91000042u ||	/* add x2, x2, # */
 	       (w & 0xffc003ffu) == 0x91000063u ||	/* add x3, x3, # */
 	       w == 0xd61f0040u || w == A64_NOP ||	/* br x2 */
-	       w == 0xd503245fu;			/* bti c */
+	       w == A64_BTI_C;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -798,19 +798,23 @@ static uint32_t le32(const uint8_t *p)
  * PLT0 is "stp x16, x30, [sp, #-16]!" then stub instructions up to its
  * br x17 and nop padding; every PLTn is stub instructions ending in
  * br x17; with TLS descriptors the section ends in a trampoline that
- * opens with "stp x2, x3, [sp, #-16]!".  Gives the offsets where the
- * PLTn and the trampoline start (tls = n: none) and one PLTn's size, or
- * returns false.
+ * opens with "stp x2, x3, [sp, #-16]!".  In a PLT made for branch target
+ * identification (ld -z force-bti, or every input marked BTI: Debian 13's
+ * arm64 libraries) PLT0, the PLTn and the trampoline open with "bti c",
+ * PLT0's push one instruction later.  Gives the offsets of PLT0's push
+ * (push), where the PLTn and the trampoline start (tls = n: none) and one
+ * PLTn's size, or returns false.
  */
-static bool a64_plt_shape(const uint8_t *b, size_t n, size_t *plt0,
-			  size_t *ent, size_t *tls)
+static bool a64_plt_shape(const uint8_t *b, size_t n, size_t *push,
+			  size_t *plt0, size_t *ent, size_t *tls)
 {
 	size_t i, first_br = 0, next_br = 0;
 
-	if (n < 8 || n % 4 || le32(b) != A64_STP_X16_X30)
+	*push = n >= 4 && le32(b) == A64_BTI_C ? 4 : 0;
+	if (n < *push + 8 || n % 4 || le32(b + *push) != A64_STP_X16_X30)
 		return false;
 	*tls = n;
-	for (i = 4; i < n; i += 4) {
+	for (i = *push + 4; i < n; i += 4) {
 		uint32_t w = le32(b + i);	/* A64 code is little-endian */
 
 		if (w == A64_STP_X2_X3 && first_br) {
@@ -846,8 +850,12 @@ static bool overlaps_done(const struct gen *g, uint64_t lo, uint64_t hi)
 	return false;
 }
 
-/* Rows [at, at + 4): CFA sp; [at + 4, end): CFA sp + 16 (after a push). */
-static void a64_push_rows(struct gen *g, uint64_t at, uint64_t end)
+/*
+ * Rows [at, push + 4): CFA sp; [push + 4, end): CFA sp + 16, after the
+ * push at push.
+ */
+static void a64_push_rows(struct gen *g, uint64_t at, uint64_t push,
+			  uint64_t end)
 {
 	struct orow row;
 
@@ -856,9 +864,9 @@ static void a64_push_rows(struct gen *g, uint64_t at, uint64_t end)
 	row.cfa.reg = (uint8_t)g->sp;
 	row.start = at;
 	close_fde(g);
-	add_row(g, &row, at + 4, false);
+	add_row(g, &row, push + 4, false);
 	row.cfa.off = 16;
-	row.start = at + 4;
+	row.start = push + 4;
 	add_row(g, &row, end, false);
 	g->open->synth = true;
 	close_fde(g);
@@ -866,7 +874,7 @@ static void a64_push_rows(struct gen *g, uint64_t at, uint64_t end)
 
 static void a64_plt(struct gen *g)
 {
-	size_t shstr, plt0, ent, tls;
+	size_t shstr, push, plt0, ent, tls;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
@@ -888,9 +896,11 @@ static void a64_plt(struct gen *g)
 		    overlaps_done(g, sh.sh_addr, sh.sh_addr + sh.sh_size))
 			continue;
 		b = text_bytes(t, sh.sh_addr, sh.sh_addr + sh.sh_size);
-		if (!b || !a64_plt_shape(b, sh.sh_size, &plt0, &ent, &tls))
+		if (!b || !a64_plt_shape(b, sh.sh_size, &push, &plt0, &ent,
+					 &tls))
 			continue;
-		a64_push_rows(g, sh.sh_addr, sh.sh_addr + plt0);
+		a64_push_rows(g, sh.sh_addr, sh.sh_addr + push,
+			      sh.sh_addr + plt0);
 		if (plt0 < tls) {
 			f = new_fde(g, sh.sh_addr + plt0, false);
 			f->rep = (uint8_t)ent;
@@ -903,7 +913,7 @@ static void a64_plt(struct gen *g)
 			g->r->st.desc_mask += tls - plt0;
 		}
 		if (tls < sh.sh_size)
-			a64_push_rows(g, sh.sh_addr + tls,
+			a64_push_rows(g, sh.sh_addr + tls, sh.sh_addr + tls,
 				      sh.sh_addr + sh.sh_size);
 		mark_done(g, sh.sh_addr, sh.sh_addr + sh.sh_size);
 		g->r->st.desc_synth += sh.sh_size;

@@ -3,16 +3,23 @@
 # The rows an AArch64 .plt must have, from objdump's disassembly of it
 # ("ADDR<TAB>INSN OPERANDS" lines, symbols and comments cut): PLT0 opens
 # with stp x16, x30, [sp, #-16]! (CFA sp+0 on it, sp+16 after it, up to
-# the end of PLT0: its br x17 and nop padding); the PLTn stubs leave sp,
-# x29 and x30 alone (sp+0); a lazy TLS descriptor trampoline opening with
-# stp x2, x3, [sp, #-16]! has sp+0 on that, sp+16 after.  RA stays in x30
-# and FP unchanged throughout.  Prints "ADDR cfa=... ra=lr fp=u" lines as
-# `uwind lookup` would; exits 1 on any instruction outside that shape.
+# the end of PLT0: its br x17 and nop padding), after a bti c in a PLT
+# made for branch target identification (sp+0 on that too); the PLTn
+# stubs leave sp, x29 and x30 alone (sp+0); a lazy TLS descriptor
+# trampoline opening with stp x2, x3, [sp, #-16]! has sp+0 on that, sp+16
+# after.  RA stays in x30 and FP unchanged throughout.  Prints "ADDR
+# cfa=... ra=lr fp=u" lines as `uwind lookup` would; exits 1 on any
+# instruction outside that shape.
 function touches(i) {
 	return i ~ /(^|[^a-z0-9_])(w?sp|[xw]29|[xw]30)([^a-z0-9_]|$)/
 }
 BEGIN { FS = "\t" }
-NR == 1 {
+NR == 1 && $2 ~ /^bti\tc$|^bti c$/ {
+	print $1, "cfa=sp+0 ra=lr fp=u"
+	bti = 1
+	next
+}
+NR == 1 + bti {
 	if ($2 !~ /^stp x16, x30, \[sp, #-16\]!$/) bad = 1
 	state = "plt0"; cfa = "sp+0"
 	print $1, "cfa=" cfa, "ra=lr fp=u"

@@ -150,6 +150,11 @@ check_plt()
 }
 check_plt a64-libc.so.6 "$A64/libc.so.6"
 [ -n "$BIG" ] && check_plt a64-libstdc++.so.6 "$A64/libstdc++.so.6"
+# A PLT made for branch target identification, as Debian 13's arm64
+# libraries have it (bti c before PLT0's push): a library built here.
+vbuild bti-aarch64.so x29 "" aarch64-linux-gnu-gcc -O2 -fPIC -shared \
+	-mbranch-protection=standard -Wl,-z,force-bti "$DSRC/lib.c"
+check_plt bti-aarch64.so "$W/bti-aarch64.so"
 
 # ---- Programs built here.
 X86="-O2 -fomit-frame-pointer -Wa,--gsframe"
