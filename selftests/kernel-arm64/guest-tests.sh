@@ -279,25 +279,25 @@ t_stock32()
 HOT_CHAIN=@libc.so.6,hot_c,hot_b,hot_a,main,@libc.so.6,__libc_start_main,_start
 UW_INST_GOOD=${UW_INST_GOOD:-95}
 
-# cxx_whole DATA: hot-oss's samples whose innermost user frame is in the
-# C++ or C library, "INC FULL": full when the frames above format_once()
-# are all the libraries' (or std:: templates of the program, _Z...), then
-# format_once, main, and the chain ends in the program's _start.  Samples
-# before the first whole one are left out and counted (EARLY: the
-# libraries' tables are loaded after ld.so maps them, about 40 ms for
+# inst_whole DATA COMM SPINE: COMM's samples whose innermost user frame
+# is in the C, C++ or math library, "INC FULL EARLY": full when the frames
+# above SPINE's first function are all the libraries' (or std::
+# templates of the program, _Z...), then the program's SPINE (comma
+# separated, down to main), and the chain ends in the program's _start.
+# Samples before the first whole one are left out and counted (EARLY:
+# the libraries' tables are loaded after ld.so maps them, about 40 ms for
 # libstdc++'s under TCG; the x86-64 test leaves them out the same way).
-# Prints "INC FULL EARLY"; up to 3 chains that are not whole go to
-# DATA.bad.
-cxx_whole()
+# Up to 3 chains that are not whole go to DATA.bad.
+inst_whole()
 {
 	rm -f "$1.bad"
 	perf script --no-inline --no-demangle -i "$1" -F comm,tid,ip,sym,dso \
 		> "$1.txt" 2> "$1.script.err"
-	awk -v bad="$1.bad" '
-	BEGIN { RS = ""; FS = "\n" }
+	awk -v bad="$1.bad" -v comm="$2" -v spine="$3" '
+	BEGIN { RS = ""; FS = "\n"; k = split(spine, want, ",") }
 	{
 		split($1, h, " ")
-		if (h[1] != "hot-oss")
+		if (h[1] != comm)
 			next
 		n = 0
 		for (i = 2; i <= NF; i++) {
@@ -325,12 +325,15 @@ cxx_whole()
 			next
 		inc++
 		ok = 1
-		for (i = 1; i <= n && sym[i] != "format_once"; i++)
+		for (i = 1; i <= n && sym[i] != want[1]; i++)
 			if (dso[i] !~ /^lib(stdc\+\+|c|m|gcc_s)\.so/ &&
-			    !(dso[i] == "hot-oss" && sym[i] ~ /^_Z/))
+			    !(dso[i] == comm && sym[i] ~ /^_Z/))
 				ok = 0
-		if (!ok || i >= n || sym[i + 1] != "main" || sym[n] != "_start" ||
-		    dso[n] != "hot-oss") {
+		for (j = 1; j <= k; j++)
+			if (i + j - 1 > n || sym[i + j - 1] != want[j] ||
+			    dso[i + j - 1] != comm)
+				ok = 0
+		if (!ok || sym[n] != "_start" || dso[n] != comm) {
 			if (!whole) {
 				inc--
 				early++
@@ -363,14 +366,17 @@ t_installed()
 	echo 1 > "$UW_DBG/installed"	# look for installed tables again
 	f0=$(stat_val frames_sframe) i0=$(stat_val tables_installed)
 	run hot-mem "stock AArch64, hot in libc, with installed tables"
-	expect_at "$UW_INST_GOOD" "hot-mem with installed tables (hot in libc, plain -O2)" \
-		"$T/hot-mem.data" hot-mem "$HOT_CHAIN"
+	report "hot-mem with installed tables" "$T/hot-mem.data" hot-mem "$HOT_CHAIN"
+	set -- $(inst_whole "$T/hot-mem.data" hot-mem hot_c,hot_b,hot_a,main)
+	cat "$T/hot-mem.data.bad" 2>/dev/null
 	echo "# INSTALLED hot-mem: the kernel's walker $inst_base," \
 		"the module alone $inst_alone," \
-		"with installed tables $m_full of $m_inc ($(pct "$m_full" "$m_inc"))"
+		"with installed tables ${2:-0} of ${1:-0} ($(pct "${2:-0}" "${1:-0}"))"
+	[ "${1:-0}" -ge "$UW_MIN" ] && at_least "$UW_INST_GOOD" "${2:-0}" "$1"
+	ok $? "hot-mem with installed tables (hot in libc, plain -O2): ${2:-0} of ${1:-0} samples in libc whole to _start ($(pct "${2:-0}" "${1:-0}") >= $UW_INST_GOOD%; left out: ${3:-0} before the first whole one)"
 	f1=$(stat_val frames_sframe) i1=$(stat_val tables_installed)
-	[ $((i1 - i0)) -ge 2 ] && [ $((f1 - f0)) -ge $((5 * m_full)) ]
-	ok $? "installed tables read +$((i1 - i0)) >= 2, frames_sframe +$((f1 - f0)) >= 5 x $m_full"
+	[ $((i1 - i0)) -ge 2 ] && [ $((f1 - f0)) -ge $((5 * ${2:-0})) ]
+	ok $? "installed tables read +$((i1 - i0)) >= 2, frames_sframe +$((f1 - f0)) >= 5 x ${2:-0}"
 	tables_want hot-mem /root/hot-mem installed
 	tables_want hot-mem libc.so.6 installed
 	t_installed_cxx
@@ -379,16 +385,16 @@ t_installed()
 }
 
 # The same for hot-oss, hot in libstdc++ (its chain's shape varies with
-# the library's inlining: cxx_whole judges it).  The tables are in.
+# the library's inlining: inst_whole judges it).  The tables are in.
 t_installed_cxx()
 {
 	unload
 	run hot-oss "stock AArch64 C++, hot in libstdc++, the kernel's walker"
-	set -- $(cxx_whole "$T/hot-oss.data")
+	set -- $(inst_whole "$T/hot-oss.data" hot-oss format_once,main)
 	oss_base="${2:-0} of ${1:-0}"
 	load
 	run hot-oss "stock AArch64 C++, hot in libstdc++, with installed tables"
-	set -- $(cxx_whole "$T/hot-oss.data")
+	set -- $(inst_whole "$T/hot-oss.data" hot-oss format_once,main)
 	cat "$T/hot-oss.data.bad" 2>/dev/null
 	echo "# INSTALLED hot-oss: the kernel's walker $oss_base, with installed tables ${2:-0} of ${1:-0}"
 	[ "${1:-0}" -ge "$UW_MIN" ] && at_least "$UW_INST_GOOD" "${2:-0}" "$1"
