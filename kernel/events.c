@@ -34,12 +34,52 @@ struct uwk_scan_req {
 	struct work_struct work;
 	struct task_struct *task;
 	unsigned long asked;
+	struct mm_struct *pending;	/* a sample's request: its mark */
 };
+
+/*
+ * The address spaces that have a sample's scan request in flight: one
+ * each, whatever the number of samples meanwhile (a busy process sampled
+ * on every CPU would queue a request per sample until the first scan
+ * ran).  A fixed set, claimed and given back with cmpxchg (NMI-safe); a
+ * request for a process already in it, or when it is full, is dropped
+ * (counted): the scan in flight answers it, or a later sample asks again.
+ */
+#define UWK_PENDING	64
+static struct mm_struct *uwk_pending[UWK_PENDING];
+
+/* Claim mm's mark: false if it is marked already, or no mark is free. */
+static bool uwk_pending_claim(struct mm_struct *mm)
+{
+	unsigned int i;
+
+	for (i = 0; i < UWK_PENDING; i++)
+		if (READ_ONCE(uwk_pending[i]) == mm)
+			return false;
+	for (i = 0; i < UWK_PENDING; i++)
+		if (!READ_ONCE(uwk_pending[i]) && !cmpxchg(&uwk_pending[i],
+							   NULL, mm))
+			return true;
+	return false;
+}
+
+static void uwk_pending_give(struct mm_struct *mm)
+{
+	unsigned int i;
+
+	for (i = 0; mm && i < UWK_PENDING; i++)
+		if (cmpxchg(&uwk_pending[i], mm, NULL) == mm)
+			return;
+}
 
 static void uwk_scan_work_fn(struct work_struct *w)
 {
 	struct uwk_scan_req *req = container_of(w, struct uwk_scan_req, work);
-	struct mm_struct *mm = get_task_mm(req->task);
+	struct mm_struct *mm;
+
+	/* From here on a sample may ask again: this scan may be too early. */
+	uwk_pending_give(req->pending);
+	mm = get_task_mm(req->task);
 
 	if (mm) {
 		uwk_scan_mm(req->task, mm, req->asked);
@@ -57,18 +97,23 @@ static void uwk_scan_work_fn(struct work_struct *w)
 	kfree(req);
 }
 
-/* Queue a scan of task's mappings; takes over a task reference. */
-static void uwk_queue_scan(struct task_struct *task)
+/*
+ * Queue a scan of task's mappings; takes over a task reference, and the
+ * mark of pending (a sample's request), if not NULL.
+ */
+static void uwk_queue_scan(struct task_struct *task, struct mm_struct *pending)
 {
 	struct uwk_scan_req *req = kmalloc(sizeof(*req), GFP_ATOMIC);
 
 	if (!req) {
+		uwk_pending_give(pending);
 		put_task_struct(task);
 		return;
 	}
 	INIT_WORK(&req->work, uwk_scan_work_fn);
 	req->task = task;
 	req->asked = uwk_next_seq();
+	req->pending = pending;
 	uwk_queue_work(&req->work);
 }
 
@@ -82,6 +127,7 @@ static void uwk_queue_scan(struct task_struct *task)
 struct uwk_lazy {
 	struct irq_work iw;
 	struct task_struct *task;
+	struct mm_struct *mm;		/* its mark */
 };
 
 static DEFINE_PER_CPU(struct uwk_lazy, uwk_lazy);
@@ -89,10 +135,11 @@ static DEFINE_PER_CPU(struct uwk_lazy, uwk_lazy);
 static void uwk_lazy_fn(struct irq_work *iw)
 {
 	struct uwk_lazy *l = container_of(iw, struct uwk_lazy, iw);
+	struct mm_struct *mm = READ_ONCE(l->mm);
 	struct task_struct *task = xchg(&l->task, NULL);
 
 	if (task)
-		uwk_queue_scan(task);
+		uwk_queue_scan(task, mm);
 }
 
 void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
@@ -126,9 +173,15 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
 	l = this_cpu_ptr(&uwk_lazy);
 	if (READ_ONCE(l->task))
 		return;
+	if (!uwk_pending_claim(current->mm)) {
+		uwk_stat_inc(UWK_ST_LAZY_DROPPED);
+		return;
+	}
 	/* The task is running: this cannot be its last reference. */
 	get_task_struct(current);
+	WRITE_ONCE(l->mm, current->mm);
 	if (cmpxchg(&l->task, NULL, current)) {
+		uwk_pending_give(current->mm);
 		put_task_struct(current);
 		return;
 	}
@@ -261,7 +314,7 @@ static void uwk_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			struct linux_binprm *bprm)
 {
 	get_task_struct(p);
-	uwk_queue_scan(p);
+	uwk_queue_scan(p, NULL);
 	uwk_gc_soon();		/* the old address space is gone */
 }
 
@@ -319,7 +372,7 @@ static void uwk_scan_running(void)
 		if ((p->flags & PF_KTHREAD) || !READ_ONCE(p->mm))
 			continue;
 		get_task_struct(p);
-		uwk_queue_scan(p);
+		uwk_queue_scan(p, NULL);
 	}
 	rcu_read_unlock();
 	uwk_tables_flush();
@@ -367,7 +420,9 @@ void uwk_events_exit(void)
 
 		irq_work_sync(&l->iw);
 		task = xchg(&l->task, NULL);
-		if (task)
+		if (task) {
+			uwk_pending_give(l->mm);
 			put_task_struct(task);
+		}
 	}
 }

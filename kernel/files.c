@@ -5,7 +5,9 @@
  * (installed.c), or a 32-bit ARM file's EHABI tables on arm64 (ehabi.c),
  * copied into kernel memory once, checked whole, and shared (refcounted)
  * by every process that maps the file (the vDSO is such a file, known by
- * its build-id); what each user's tables hold (the caps);
+ * its build-id); what each user's tables hold (the caps), and the
+ * system's (the tables root installed); installed tables kept a while
+ * after their last user (short-lived programs do not read libc's again);
  * and the count of walks that broke in each file for want of a table row
  * (debugfs "breaks").  Everything here runs in task context, on the
  * module's workqueue (registry.c), except uwk_kfile_note_break().
@@ -50,13 +52,19 @@ static const char *const uwk_kf_names[] = {
 /*
  * What one uid's tables hold.  A table is charged to the user whose
  * process made the module read it, and uncharged when it is freed; the
- * entry lives exactly as long as it holds a charge.
+ * entry lives exactly as long as it holds a charge.  The tables root
+ * installed (installed.c: the system's libraries, the vDSO) are charged
+ * to the system pool instead: they are not the files of the first user
+ * who happens to map them, so they count in max_total_mb only, outside
+ * every user's max_user_pct share.
  */
 struct uwk_kuser {
 	struct hlist_node node;
 	kuid_t uid;
 	size_t bytes;
 };
+
+static struct uwk_kuser uwk_system_pool;
 
 /*
  * What a table is for: a file (the same inode, unchanged since it was
@@ -91,6 +99,14 @@ struct uwk_kfile {
 	size_t len;
 	struct uwk_kuser *user;	/* charged with len, or NULL */
 	kuid_t uid;		/* whose scan read it */
+	/*
+	 * An installed table no process uses any more: listed, unreferenced
+	 * (ref 0), kept until keep_s have passed since idle_since, or its
+	 * room is wanted for another table (oldest first), or an install
+	 * made it stale.
+	 */
+	bool idle;
+	unsigned long idle_since;
 	size_t want;		/* UWK_KF_OVER*: the size refused */
 	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
 	struct uw_ehabi eh;	/* UWK_KF_EHABI: the index and extab in data */
@@ -140,16 +156,17 @@ static struct uwk_kuser *uwk_kuser_find(kuid_t uid)
  * once cannot all pass the check before any of them has counted (which
  * let twelve concurrent 64 MiB tables through a 256 MiB cap).
  */
-static int uwk_charge(struct uwk_kfile *kf, kuid_t uid, size_t len)
+static int uwk_charge_once(struct uwk_kfile *kf, kuid_t uid, size_t len,
+			   bool system)
 {
 	struct uwk_kuser *u;
 	int ret = 0;
 
 	mutex_lock(&uwk_users_lock);
-	u = uwk_kuser_find(uid);
+	u = system ? &uwk_system_pool : uwk_kuser_find(uid);
 	if (atomic_long_read(&uwk_table_bytes) + len > uwk_total_limit())
 		ret = UWK_KF_OVER;
-	else if ((u ? u->bytes : 0) + len > uwk_user_limit())
+	else if (!system && (u ? u->bytes : 0) + len > uwk_user_limit())
 		ret = UWK_KF_OVER_USER;
 	else if (!u) {
 		u = kzalloc(sizeof(*u), GFP_KERNEL);
@@ -169,16 +186,37 @@ static int uwk_charge(struct uwk_kfile *kf, kuid_t uid, size_t len)
 	return ret;
 }
 
-/* Whether uwk_charge(uid, len) would succeed now (a hint: no lock kept). */
-static bool uwk_charge_fits(kuid_t uid, size_t len)
+static bool uwk_files_evict_idle(void);
+
+/*
+ * uwk_charge_once(), and when the tables in all are over max_total_mb,
+ * again after each installed table no process uses (the oldest first)
+ * has given its room back: kept tables never keep a new one out.
+ */
+static int uwk_charge(struct uwk_kfile *kf, kuid_t uid, size_t len,
+		      bool system)
+{
+	int ret;
+
+	while ((ret = uwk_charge_once(kf, uid, len, system)) == UWK_KF_OVER &&
+	       uwk_files_evict_idle())
+		;
+	return ret;
+}
+
+/*
+ * Whether uwk_charge(uid, len, system) would succeed now (a hint: no lock
+ * kept).
+ */
+static bool uwk_charge_fits(kuid_t uid, size_t len, bool system)
 {
 	struct uwk_kuser *u;
 	bool fits;
 
 	mutex_lock(&uwk_users_lock);
-	u = uwk_kuser_find(uid);
+	u = system ? &uwk_system_pool : uwk_kuser_find(uid);
 	fits = atomic_long_read(&uwk_table_bytes) + len <= uwk_total_limit() &&
-	       (u ? u->bytes : 0) + len <= uwk_user_limit();
+	       (system || (u ? u->bytes : 0) + len <= uwk_user_limit());
 	mutex_unlock(&uwk_users_lock);
 	return fits;
 }
@@ -196,7 +234,7 @@ static void uwk_uncharge(struct uwk_kfile *kf, size_t len)
 	mutex_lock(&uwk_users_lock);
 	u->bytes -= len;
 	atomic_long_sub(len, &uwk_table_bytes);
-	if (!u->bytes) {
+	if (!u->bytes && u != &uwk_system_pool) {
 		hash_del(&u->node);
 		kfree(u);
 	}
@@ -205,13 +243,17 @@ static void uwk_uncharge(struct uwk_kfile *kf, size_t len)
 		kf->user = NULL;
 }
 
-/* Each user holding tables, "uid bytes" (debugfs "users"). */
+/*
+ * Each user holding tables, "uid bytes", and the system pool's, "system
+ * bytes" (debugfs "users").
+ */
 void uwk_users_show(struct seq_file *m)
 {
 	struct uwk_kuser *u;
 	int bkt;
 
 	mutex_lock(&uwk_users_lock);
+	seq_printf(m, "system %zu\n", uwk_system_pool.bytes);
 	hash_for_each(uwk_users, bkt, u, node)
 		seq_printf(m, "%u %zu\n",
 			   from_kuid_munged(&init_user_ns, u->uid), u->bytes);
@@ -348,7 +390,7 @@ static void uwk_kfile_take(struct uwk_kfile *kf, const struct uwk_src *src,
 	 * all of them under max_total_mb: past that a file runs without
 	 * one, and with frame pointers, until it is mapped again.
 	 */
-	err = uwk_charge(kf, uid, len);
+	err = uwk_charge(kf, uid, len, ok == UWK_KF_INSTALLED);
 	if (err) {
 		kf->status = err;
 		kf->want = len;
@@ -406,7 +448,7 @@ static bool uwk_kfile_load_ehabi(struct uwk_kfile *kf,
 		err = UW_EHEADER;
 		goto rejected;
 	}
-	err = uwk_charge(kf, uid, len);
+	err = uwk_charge(kf, uid, len, false);
 	if (err) {
 		kf->status = err;
 		kf->want = len;
@@ -558,6 +600,22 @@ static bool uwk_kfile_over(const struct uwk_kfile *kf)
 }
 
 /*
+ * Take a reference to listed kf, uwk_files_lock held: a kept one (idle,
+ * at 0) comes back into use.
+ */
+static void uwk_kfile_hold(struct uwk_kfile *kf)
+{
+	lockdep_assert_held(&uwk_files_lock);
+	if (kf->idle) {
+		kf->idle = false;
+		kref_init(&kf->ref);
+		uwk_stat_inc(UWK_ST_KEPT_REUSED);
+	} else {
+		kref_get(&kf->ref);
+	}
+}
+
+/*
  * A listed table of the file id for uid (no reference taken);
  * uwk_files_lock held.  A file left without its table by a limit is that user's
  * verdict, and only for as long as the limit still holds: another user
@@ -581,7 +639,8 @@ static struct uwk_kfile *uwk_kfile_lookup(const struct uwk_kid *id, kuid_t uid)
 		if (uid_eq(kf->uid, uid) && !over)
 			over = kf;
 	}
-	return over && !uwk_charge_fits(uid, over->want) ? over : NULL;
+	return over && !uwk_charge_fits(uid, over->want, over->no_own) ?
+	       over : NULL;
 }
 
 /* ---- where walks broke ---- */
@@ -792,7 +851,7 @@ static struct uwk_kfile *uwk_kfile_find_or_claim(const struct uwk_kid *id,
 	for (;;) {
 		kf = uwk_kfile_lookup(id, uid);
 		if (kf) {
-			kref_get(&kf->ref);
+			uwk_kfile_hold(kf);
 			break;
 		}
 		list_for_each_entry(fl, &uwk_inflight, node)
@@ -873,7 +932,7 @@ static struct uwk_kfile *uwk_kfile_get_src(const struct uwk_src *src,
 	if (listed && uwk_kfile_over(listed) && !uwk_kfile_over(kf))
 		listed = NULL;
 	if (listed) {
-		kref_get(&listed->ref);
+		uwk_kfile_hold(listed);
 	} else {
 		atomic_long_add(kf->bytes, &uwk_bytes_held);
 		atomic_inc(&uwk_nr_files);
@@ -927,14 +986,16 @@ struct uwk_kfile *uwk_kfile_get_vdso(const u8 *img, size_t size, kuid_t uid)
 	return uwk_kfile_get_src(&src, &id, NULL, "[vdso]", uid);
 }
 
-static void uwk_kfile_release(struct kref *ref)
-	__releases(&uwk_files_lock)
+/* Unlist kf, which nothing references; uwk_files_lock held. */
+static void uwk_kfile_unlist(struct uwk_kfile *kf)
 {
-	struct uwk_kfile *kf = container_of(ref, struct uwk_kfile, ref);
-
 	list_del(&kf->node);
 	uwk_breaks_retire(kf);
-	mutex_unlock(&uwk_files_lock);
+}
+
+/* Free an unlisted kf. */
+static void uwk_kfile_free(struct uwk_kfile *kf)
+{
 	atomic_long_sub(kf->bytes, &uwk_bytes_held);
 	atomic_dec(&uwk_nr_files);
 	kvfree(kf->data);
@@ -943,10 +1004,106 @@ static void uwk_kfile_release(struct kref *ref)
 	kfree(kf);
 }
 
+/*
+ * Whether kf, which its last user just let go, is kept: an installed
+ * table, while keep_s is not 0.  A short-lived program's libraries then
+ * cost one read, not one per run (libc's table takes about 40 ms to load
+ * and check under TCG).
+ */
+static bool uwk_kfile_keep(const struct uwk_kfile *kf)
+{
+	return kf->status == UWK_KF_INSTALLED && READ_ONCE(uwk_keep_s) &&
+	       kf->inst_gen == uwk_inst_gen();
+}
+
+static void uwk_kfile_release(struct kref *ref)
+	__releases(&uwk_files_lock)
+{
+	struct uwk_kfile *kf = container_of(ref, struct uwk_kfile, ref);
+
+	if (uwk_kfile_keep(kf)) {
+		kf->idle = true;
+		kf->idle_since = jiffies;
+		mutex_unlock(&uwk_files_lock);
+		return;
+	}
+	uwk_kfile_unlist(kf);
+	mutex_unlock(&uwk_files_lock);
+	uwk_kfile_free(kf);
+}
+
+/* Another reference to kf, which the caller holds one of. */
+struct uwk_kfile *uwk_kfile_ref(struct uwk_kfile *kf)
+{
+	kref_get(&kf->ref);
+	return kf;
+}
+
 void uwk_kfile_put(struct uwk_kfile *kf)
 {
 	if (kf)
 		kref_put_mutex(&kf->ref, uwk_kfile_release, &uwk_files_lock);
+}
+
+/*
+ * Free the kept tables (all, or those kept longer than keep_s or made
+ * stale by an install, or the oldest one); how many.  Task context.
+ */
+enum uwk_expire { UWK_EXPIRE_OLD, UWK_EXPIRE_ALL, UWK_EXPIRE_OLDEST };
+
+static unsigned int uwk_files_expire(enum uwk_expire how)
+{
+	unsigned long keep = msecs_to_jiffies(min(READ_ONCE(uwk_keep_s),
+						  86400u) * 1000);
+	unsigned long gen = uwk_inst_gen();
+	struct uwk_kfile *kf, *tmp, *oldest = NULL;
+	unsigned int n = 0;
+	LIST_HEAD(gone);
+
+	mutex_lock(&uwk_files_lock);
+	list_for_each_entry_safe(kf, tmp, &uwk_files, node) {
+		if (!kf->idle)
+			continue;
+		if (how == UWK_EXPIRE_OLDEST) {
+			if (!oldest || time_before(kf->idle_since,
+						   oldest->idle_since))
+				oldest = kf;
+			continue;
+		}
+		if (how == UWK_EXPIRE_ALL || kf->inst_gen != gen ||
+		    time_after(jiffies, kf->idle_since + keep)) {
+			uwk_kfile_unlist(kf);
+			list_add(&kf->node, &gone);
+		}
+	}
+	if (oldest) {
+		uwk_kfile_unlist(oldest);
+		list_add(&oldest->node, &gone);
+	}
+	mutex_unlock(&uwk_files_lock);
+	list_for_each_entry_safe(kf, tmp, &gone, node) {
+		uwk_kfile_free(kf);
+		n++;
+	}
+	return n;
+}
+
+/* Room for another table: free the oldest kept one; false if none. */
+static bool uwk_files_evict_idle(void)
+{
+	if (!uwk_files_expire(UWK_EXPIRE_OLDEST))
+		return false;
+	uwk_stat_inc(UWK_ST_KEPT_EVICTED);
+	return true;
+}
+
+/*
+ * The kept tables past keep_s or stale (registry.c's collection), or all
+ * of them (debugfs "gc": free everything no process uses).
+ */
+void uwk_files_gc(bool all)
+{
+	uwk_files_expire(all ? UWK_EXPIRE_ALL : UWK_EXPIRE_OLD);
 }
 
 /* Load bias of a mapping of kf at start, from file offset fo; 0: none. */
@@ -1017,6 +1174,7 @@ void uwk_kfile_installed_show(struct seq_file *m)
 /* At unload, once every process table has been freed. */
 void uwk_files_exit(void)
 {
+	uwk_files_expire(UWK_EXPIRE_ALL);
 	WARN_ON(!list_empty(&uwk_files));
 	uwk_breaks_free();
 }

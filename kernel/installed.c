@@ -37,9 +37,9 @@
  *
  * The vDSO: the kernel's special mapping named "[vdso]" (a user cannot
  * make one); its image is read from the process (the same pages for every
- * process of the running kernel), and its table is installed like a
- * file's, keyed by the image's build-id (`uwind sframe --install --vdso`
- * reads its own vDSO).
+ * process of the running kernel: read once, uwk_vdso_kfile()), and its
+ * table is installed like a file's, keyed by the image's build-id
+ * (`uwind sframe --install --vdso` reads its own vDSO).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -308,7 +308,7 @@ bool uwk_vma_is_vdso(struct vm_area_struct *vma)
  * A kernel copy of the vDSO image task maps at [start, end) (kvfree it),
  * or NULL.
  */
-u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end)
+static u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end)
 {
 	size_t size = end - start;
 	u8 *img;
@@ -321,4 +321,65 @@ u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end)
 		img = NULL;
 	}
 	return img;
+}
+
+/*
+ * The vDSO's table, read once per image: every process of the kernel maps
+ * the same vDSO pages through the same special mapping (key: its
+ * vm_private_data, the kernel's struct vm_special_mapping, which lives as
+ * long as the kernel), so the table found for one process's image is
+ * every process's until an install (a table for the vDSO may have come)
+ * or unload.  The cache holds a reference to it.  Task context.
+ */
+static struct {
+	struct mutex lock;
+	const void *key;
+	u64 size;
+	unsigned long gen;
+	struct uwk_kfile *kf;
+} uwk_vdso_cache = { .lock = __MUTEX_INITIALIZER(uwk_vdso_cache.lock) };
+
+/*
+ * The table of the vDSO task maps at [start, end) through the special
+ * mapping key, for uid (a reference, or NULL).
+ */
+struct uwk_kfile *uwk_vdso_kfile(struct task_struct *task, u64 start,
+				 u64 end, const void *key, kuid_t uid)
+{
+	unsigned long gen = uwk_inst_gen();
+	struct uwk_kfile *kf = NULL, *old = NULL;
+	u8 *img;
+
+	mutex_lock(&uwk_vdso_cache.lock);
+	if (key && uwk_vdso_cache.kf && uwk_vdso_cache.key == key &&
+	    uwk_vdso_cache.size == end - start && uwk_vdso_cache.gen == gen) {
+		kf = uwk_kfile_ref(uwk_vdso_cache.kf);
+		uwk_stat_inc(UWK_ST_VDSO_CACHED);
+		goto out;
+	}
+	img = uwk_vdso_read(task, start, end);
+	if (!img)
+		goto out;
+	kf = uwk_kfile_get_vdso(img, end - start, uid);
+	kvfree(img);
+	if (!kf || !key)
+		goto out;
+	old = uwk_vdso_cache.kf;
+	uwk_vdso_cache.kf = uwk_kfile_ref(kf);
+	uwk_vdso_cache.key = key;
+	uwk_vdso_cache.size = end - start;
+	uwk_vdso_cache.gen = gen;
+out:
+	mutex_unlock(&uwk_vdso_cache.lock);
+	uwk_kfile_put(old);
+	return kf;
+}
+
+/* At unload: the cache's reference. */
+void uwk_vdso_exit(void)
+{
+	mutex_lock(&uwk_vdso_cache.lock);
+	uwk_kfile_put(uwk_vdso_cache.kf);
+	uwk_vdso_cache.kf = NULL;
+	mutex_unlock(&uwk_vdso_cache.lock);
 }

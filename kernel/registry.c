@@ -141,6 +141,7 @@ struct uwk_vma_snap {
 	u64 start, end, pgoff;
 	struct file *file;
 	bool vdso;
+	const void *vdso_key;	/* the vDSO's special mapping */
 };
 
 static struct uwk_kmm *uwk_kmm_alloc(u32 n)
@@ -165,14 +166,12 @@ static void uwk_kmm_fill_vdso(struct uwk_kmm *kmm, u32 i,
 			      struct task_struct *task, struct uwk_vma_snap *v,
 			      kuid_t uid)
 {
-	u8 *img = uwk_vdso_read(task, v->start, v->end);
 	struct uwk_kfile *kf;
 
 	strscpy(kmm->maps[i].name, "[vdso]", sizeof(kmm->maps[i].name));
-	if (!img)
+	kf = uwk_vdso_kfile(task, v->start, v->end, v->vdso_key, uid);
+	if (!kf)
 		return;
-	kf = uwk_kfile_get_vdso(img, v->end - v->start, uid);
-	kvfree(img);
 	kmm->maps[i].kf = kf;
 	kmm->mods[i].sframe = uwk_kfile_sframe(kf, v->start, 0,
 					       &kmm->mods[i].bias);
@@ -260,6 +259,7 @@ static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
 		snap[n].pgoff = vma->vm_pgoff;
 		snap[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
 		snap[n].vdso = uwk_vma_is_vdso(vma);
+		snap[n].vdso_key = snap[n].vdso ? vma->vm_private_data : NULL;
 		n++;
 	}
 	mmap_read_unlock(mm);
@@ -375,6 +375,7 @@ void uwk_gc(void)
 static void uwk_gc_work_fn(struct work_struct *w)
 {
 	uwk_gc();
+	uwk_files_gc(false);
 }
 
 /* Wait for the frees queued so far (debugfs "gc" wants them done). */
@@ -455,5 +456,6 @@ void uwk_registry_exit(void)
 	rcu_barrier();			/* every callback has queued its free */
 	flush_workqueue(uwk_wq);
 	destroy_workqueue(uwk_wq);
+	uwk_vdso_exit();
 	uwk_files_exit();
 }

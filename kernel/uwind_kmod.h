@@ -40,6 +40,7 @@ extern unsigned int uwk_max_user_pct;
 extern unsigned int uwk_rescan_ms;
 extern unsigned int uwk_cache_slots;
 extern unsigned int uwk_max_walk_us;
+extern unsigned int uwk_keep_s;
 
 /* Counters, read through debugfs "stats". */
 enum uwk_stat {
@@ -58,6 +59,7 @@ enum uwk_stat {
 	UWK_ST_SCANS,		/* process mappings scanned */
 	UWK_ST_SCANS_GONE,	/* scans asked for a process gone meanwhile */
 	UWK_ST_LAZY_REQUESTS,	/* scans asked for from a sample */
+	UWK_ST_LAZY_DROPPED,	/* ... not asked: one in flight already */
 	/* Where each walk ended (hook.c): one of these per walk. */
 	UWK_ST_END_ENTRY,	/* past the program's entry: the chain is whole */
 	UWK_ST_END_NO_TABLE,	/* in a mapped file without a table (per file) */
@@ -68,6 +70,9 @@ enum uwk_stat {
 	UWK_ST_DEFERRED,	/* deferred walks (unwind_user(), deferred.c) */
 	UWK_ST_DEFERRED_FAULTS,	/* ... stack pages they faulted in */
 	UWK_ST_SYNC_SCANS,	/* ... scans they made themselves */
+	UWK_ST_KEPT_REUSED,	/* installed tables kept after use, used again */
+	UWK_ST_KEPT_EVICTED,	/* ... freed for another table's room */
+	UWK_ST_VDSO_CACHED,	/* scans that found the vDSO's table read */
 	UWK_ST_COUNT,
 };
 
@@ -135,6 +140,7 @@ struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
 struct uwk_kfile *uwk_kfile_get_vdso(const u8 *img, size_t size, kuid_t uid);
 void uwk_kfile_installed_show(struct seq_file *m);
 void uwk_kfile_put(struct uwk_kfile *kf);
+struct uwk_kfile *uwk_kfile_ref(struct uwk_kfile *kf);
 const struct uw_sframe *uwk_kfile_sframe(const struct uwk_kfile *kf,
 					 u64 start, u64 fo, u64 *bias);
 const struct uw_ehabi *uwk_kfile_ehabi(const struct uwk_kfile *kf, u64 start,
@@ -156,6 +162,7 @@ int uwk_ehabi_setup(struct uw_ehabi *eh, const u8 *data,
 		    const struct uwk_ehabi_loc *loc);
 const char *uwk_kfile_state(const struct uwk_kfile *kf);
 void uwk_kfile_note_break(struct uwk_kfile *kf);		/* any context */
+void uwk_files_gc(bool all);		/* kept tables: expired, or all */
 void uwk_files_exit(void);
 void uwk_users_show(struct seq_file *m);
 void uwk_breaks_show(struct seq_file *m);
@@ -194,7 +201,9 @@ void uwk_inst_show(struct seq_file *m);
 void uwk_inst_rescan(void);
 struct vm_area_struct;
 bool uwk_vma_is_vdso(struct vm_area_struct *vma);	/* mmap lock held */
-u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end);
+struct uwk_kfile *uwk_vdso_kfile(struct task_struct *task, u64 start,
+				 u64 end, const void *key, kuid_t uid);
+void uwk_vdso_exit(void);
 
 /* The per-process registry (registry.c). */
 int uwk_registry_init(void);

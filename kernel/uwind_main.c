@@ -17,7 +17,8 @@
  *   caches   each CPU's unwind cache (hook.c): "cpu slots hits misses"
  *   hooks    the kernel functions the module diverts or traces, each
  *            "function state": what this kernel gave it (compat.h)
- *   gc       write anything: drop the tables of processes that are gone
+ *   gc       write anything: drop the tables of processes that are gone,
+ *            and the installed tables kept for later (keep_s)
  *   installed  where installed tables are looked for, and those held;
  *            write anything (root: `uwind sframe --install` does) to
  *            have them looked for again (installed.c)
@@ -72,6 +73,14 @@ unsigned int uwk_max_walk_us = 50;
 module_param_named(max_walk_us, uwk_max_walk_us, uint, 0644);
 MODULE_PARM_DESC(max_walk_us, "longest time one user callchain walk may take, microseconds, checked every 16 frames; 0: no limit (default 50)");
 
+/*
+ * An installed table no process uses is kept this long (files.c), within
+ * the caps: a table that needs its room frees it first.
+ */
+unsigned int uwk_keep_s = 300;
+module_param_named(keep_s, uwk_keep_s, uint, 0644);
+MODULE_PARM_DESC(keep_s, "seconds an installed table is kept after its last user exits, within max_total_mb; 0: not kept (default 300)");
+
 static DEFINE_PER_CPU(unsigned long[UWK_ST_COUNT], uwk_stats);
 static DEFINE_PER_CPU(unsigned long[UWK_KSTOP_COUNT], uwk_stops);
 
@@ -91,6 +100,7 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_SCANS] = "scans",
 	[UWK_ST_SCANS_GONE] = "scans_gone",
 	[UWK_ST_LAZY_REQUESTS] = "lazy_requests",
+	[UWK_ST_LAZY_DROPPED] = "lazy_dropped",
 	[UWK_ST_END_ENTRY] = "end_past_entry",
 	[UWK_ST_END_NO_TABLE] = "end_no_table",
 	[UWK_ST_END_OTHER] = "end_other",
@@ -100,6 +110,9 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_DEFERRED] = "deferred_walks",
 	[UWK_ST_DEFERRED_FAULTS] = "deferred_faults",
 	[UWK_ST_SYNC_SCANS] = "sync_scans",
+	[UWK_ST_KEPT_REUSED] = "kept_reused",
+	[UWK_ST_KEPT_EVICTED] = "kept_evicted",
+	[UWK_ST_VDSO_CACHED] = "vdso_cached",
 };
 
 static const char *const uwk_stop_keys[UWK_KSTOP_COUNT] = {
@@ -192,6 +205,8 @@ static ssize_t uwk_gc_write(struct file *f, const char __user *buf,
 	synchronize_rcu();
 	rcu_barrier();
 	uwk_tables_flush();
+	/* And the installed tables kept for later: every one. */
+	uwk_files_gc(true);
 	return len;
 }
 
