@@ -72,6 +72,29 @@ static void uwk_pending_give(struct mm_struct *mm)
 			return;
 }
 
+/*
+ * Scan requests queued and not yet done, and the most there ever were
+ * since load (debugfs "stats": scans_inflight, scans_inflight_max).
+ */
+static atomic_t uwk_scans_inflight = ATOMIC_INIT(0);
+static atomic_t uwk_scans_inflight_max = ATOMIC_INIT(0);
+
+static void uwk_inflight_inc(void)
+{
+	int n = atomic_inc_return(&uwk_scans_inflight);
+	int max = atomic_read(&uwk_scans_inflight_max);
+
+	while (n > max && !atomic_try_cmpxchg(&uwk_scans_inflight_max, &max, n))
+		;
+}
+
+void uwk_inflight_show(struct seq_file *m)
+{
+	seq_printf(m, "scans_inflight %d\n", atomic_read(&uwk_scans_inflight));
+	seq_printf(m, "scans_inflight_max %d\n",
+		   atomic_read(&uwk_scans_inflight_max));
+}
+
 static void uwk_scan_work_fn(struct work_struct *w)
 {
 	struct uwk_scan_req *req = container_of(w, struct uwk_scan_req, work);
@@ -95,6 +118,7 @@ static void uwk_scan_work_fn(struct work_struct *w)
 	}
 	put_task_struct(req->task);
 	kfree(req);
+	atomic_dec(&uwk_scans_inflight);
 }
 
 /*
@@ -114,6 +138,7 @@ static void uwk_queue_scan(struct task_struct *task, struct mm_struct *pending)
 	req->task = task;
 	req->asked = uwk_next_seq();
 	req->pending = pending;
+	uwk_inflight_inc();
 	uwk_queue_work(&req->work);
 }
 

@@ -225,6 +225,7 @@ void uwk_tables_show(struct seq_file *m);
 int uwk_events_init(void);
 void uwk_events_exit(void);
 void uwk_unlink_show(struct seq_file *m);	/* the unmap hooks in use */
+void uwk_inflight_show(struct seq_file *m);	/* scan requests queued */
 void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered); /* any context */
 
 /*

@@ -167,6 +167,7 @@ void uwk_stats_show(struct seq_file *m)
 	seq_printf(m, "files %d\n", atomic_read(&uwk_nr_files));
 	seq_printf(m, "bytes_held %ld\n", atomic_long_read(&uwk_bytes_held));
 	seq_printf(m, "table_bytes %ld\n", atomic_long_read(&uwk_table_bytes));
+	uwk_inflight_show(m);
 	uwk_cache_show(m);
 }
 

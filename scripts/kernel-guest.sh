@@ -72,7 +72,7 @@ libs_of()
 set --
 for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/chain-fp "$kt"/threads "$kt"/tiny "$kt"/tiny-dyn "$kt"/swap \
-    "$kt"/sigleaf "$kt"/pagedrop \
+    "$kt"/sigleaf "$kt"/pagedrop "$kt"/jitloop \
     "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
     "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
     "$kt"/bpfstack "$kt"/deep-sf "$kt"/deep-fp "$kt"/bad-* "$kt"/hot-* \

@@ -46,7 +46,7 @@ LEAF=leaf_c,leaf_b,leaf_a,main
 CHAIN_FP=chain_leaf,chain_cb,fp_lib_func,main
 export UW_FREQ UW_SLOW UW_MIN UW_GOOD
 
-KA_PARTS="progs base running hooks leaf fp lib swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk hw tp trace bpf reload"
+KA_PARTS="progs base running hooks leaf fp lib inflight swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk hw tp trace bpf reload"
 
 sec()
 {

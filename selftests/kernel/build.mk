@@ -106,6 +106,11 @@ $(KT_OUT)/pagedrop: selftests/kernel/pagedrop.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_SF) -pthread -o $@ $<
 
+# Code in a new anonymous mapping every round, as a JIT's.
+$(KT_OUT)/jitloop: selftests/kernel/jitloop.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_SF) -o $@ $<
+
 # Short-lived: static (quick to start) and dynamic (maps libuwchain.so).
 $(KT_OUT)/tiny: selftests/kernel/tiny.c selftests/kernel/uwlib.c
 	@mkdir -p $(dir $@)
@@ -220,7 +225,7 @@ KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(K
 	$(KT_OUT)/deep-sf $(KT_OUT)/deep-fp \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
 	$(KT_OUT)/chain-dl $(KT_OUT)/chain-fp $(KT_OUT)/threads \
-	$(KT_OUT)/sigleaf $(KT_OUT)/pagedrop \
+	$(KT_OUT)/sigleaf $(KT_OUT)/pagedrop $(KT_OUT)/jitloop \
 	$(KT_OUT)/tiny $(KT_OUT)/tiny-dyn $(KT_LIB)/libuwchain.so $(KT_LIB)/libuwfp.so $(KT_BAD) \
 	$(KT_OUT)/swap $(KT_LIB)/libuwswapa.so $(KT_LIB)/libuwswapb.so
 

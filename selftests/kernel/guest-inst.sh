@@ -328,6 +328,42 @@ t_inst_cap()
 	ok $? "(q) installed tables in the caps: libc '$s1' with max_total_mb=0; '$s2' for uid 1000, its table of ${len:-?} bytes charged (uid 1000 and root hold $u bytes)"
 }
 
+# Installed tables are the system's and kept a while after their last
+# user (keep_s): a short-lived program run 1,000 times in a row reads
+# each installed table it maps once (hot-mem: its own, libc's, ld.so's,
+# the vDSO's, which is also read once as an image), where every run used
+# to read them again; the system pool holds them, the runs' uid nothing.
+t_inst_keep()
+{
+	load
+	echo 1 > "$UW_DBG/gc"		# nothing kept before
+	i0=$(stat_val tables_installed) r0=$(stat_val kept_reused)
+	v0=$(stat_val vdso_cached) s0=$(stat_val scans) g0=$(stat_val scans_gone)
+	n=0
+	while [ $n -lt 1000 ] && /root/hot-mem 0 > /dev/null; do
+		n=$((n + 1))
+	done
+	i1=$(stat_val tables_installed) r1=$(stat_val kept_reused)
+	v1=$(stat_val vdso_cached) s1=$(stat_val scans) g1=$(stat_val scans_gone)
+	echo "# 1000 runs: scans +$((s1 - s0)), scans_gone +$((g1 - g0)), tables_installed +$((i1 - i0)), kept_reused +$((r1 - r0)), vdso_cached +$((v1 - v0))"
+	grep '^system ' "$UW_DBG/users" | diag
+	# Without keep_s the tables went when the runs' tables were
+	# collected (every 100 ms), and the next run read them again.
+	[ $n -eq 1000 ] && [ $((i1 - i0)) -ge 1 ] && [ $((i1 - i0)) -le 4 ] &&
+		[ $((r1 - r0)) -ge 1 ]
+	ok $? "(q) 1000 runs of hot-mem read its installed tables once: tables_installed +$((i1 - i0)) (<= 4), kept_reused +$((r1 - r0)) (>= 1) for $((s1 - s0)) scans"
+	[ $((v1 - v0)) -ge $((s1 - s0 - 1)) ]
+	ok $? "(q) the vDSO's image read once: vdso_cached +$((v1 - v0)) of $((s1 - s0)) scans"
+	sys=$(awk '$1 == "system" { print $2 }' "$UW_DBG/users")
+	len=$(awk '$2 ~ /\/libc\.so\.6$/ { print $1; exit }' "$UW_DBG/installed")
+	[ "${sys:-0}" -ge "${len:-1}" ] && ! awk '$1 != "system" && $2 >= '"${len:-1}"' { f = 1 } END { exit !f }' "$UW_DBG/users"
+	ok $? "(q) kept tables charged to the system pool (system holds ${sys:-0} bytes, libc's table ${len:-?}), to no user"
+	echo 1 > "$UW_DBG/gc"
+	grep -q 'libc\.so\.6' "$UW_DBG/installed"
+	[ $? -ne 0 ]
+	ok $? "(q) debugfs gc frees the kept tables"
+}
+
 # Installed tables persist on disk: a module loaded again finds them.
 # Nothing holds them then: hot-mem's scans load them (a cold start).
 t_inst_reload()
@@ -343,7 +379,7 @@ t_inst_reload()
 
 t_inst()
 {
-	for _t in diag running progs changed corrupt trust cap reload; do
+	for _t in diag running progs keep changed corrupt trust cap reload; do
 		sec "inst_$_t"
 		"t_inst_$_t"
 	done

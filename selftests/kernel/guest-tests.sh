@@ -711,6 +711,27 @@ t_defer_scan()
 	ok $? "(defer) stats: sync_scans +$((s1 - s0)) >= 1"
 }
 
+# One sample's scan request per process in flight: two jitloop processes
+# (code in a new mapping every round: every sample asks for a scan at
+# once) sampled on both CPUs.  Without the mark each sample queued a
+# request until the first one ran (scans_inflight_max in the tens under
+# TCG); with it, the requests in flight are at most one per process, and
+# the exec scans of the programs started meanwhile.
+t_inflight()
+{
+	unload && load		# scans_inflight_max counts from the load
+	d0=$(stat_val lazy_dropped) q0=$(stat_val lazy_requests)
+	perf record -q -B -e cpu-clock -F "${UW_FREQ:-2000}" -a -g \
+		-o "$T/jit.data" -- sh -c '/root/jitloop '"$(ms 1000)"' &
+			/root/jitloop '"$(ms 1000)"'; wait' > "$T/jit.log" 2>&1
+	ok $? "perf record -a -g of two jitloop processes"
+	d1=$(stat_val lazy_dropped) q1=$(stat_val lazy_requests)
+	mx=$(stat_val scans_inflight_max)
+	echo "# lazy_requests +$((q1 - q0)), lazy_dropped +$((d1 - d0)), scans_inflight_max $mx"
+	[ $((d1 - d0)) -gt 0 ] && [ -n "$mx" ] && [ "$mx" -le 8 ]
+	ok $? "one scan request per process in flight: scans_inflight_max $mx (<= 8), lazy_dropped +$((d1 - d0)) (> 0)"
+}
+
 # Frame pointers: the fallback gives what the kernel gave.
 t_fp()
 {
@@ -1068,7 +1089,7 @@ t_dmesg()
 	fi
 }
 
-parts=${UW_PARTS:-"progs base running hooks leaf fp lib signal swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"}
+parts=${UW_PARTS:-"progs base running hooks leaf fp lib signal inflight swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"}
 [ -n "${UW_PARTS:-}" ] || for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;
