@@ -100,6 +100,10 @@ struct tool_map {
 
 int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
 		  void *ctx);
+/* The same, saying nothing when the file cannot be read. */
+int tool_each_map_quiet(int pid,
+			int (*fn)(const struct tool_map *m, void *ctx),
+			void *ctx);
 
 /* The table file (uwsf.h, uwsf.c). */
 struct sg_result;
