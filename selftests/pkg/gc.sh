@@ -12,20 +12,7 @@
 # that only root may collect the module's directory.
 #
 # usage: gc.sh BUILD_DIR
-set -u
-O=${1:-build}
-UWIND=$(cd "$O" && pwd)/uwind
-. selftests/common/tap.sh
-tap_scratch
-chmod 755 "$TMP"
-D=$TMP/tables
-
-# table_of FILE: where FILE's table goes (its build-id, as readelf says).
-table_of()
-{
-	id=$(readelf -nW "$1" | awk '/Build ID:/ { print $NF; exit }')
-	echo "$D/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).uwsf"
-}
+. selftests/pkg/lib.sh
 
 # prog NAME N: a small program, other code (another build-id) for each N;
 # it waits to be killed when run with an argument.
