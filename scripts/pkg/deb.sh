@@ -134,7 +134,7 @@ Architecture: all
 Maintainer: $maint
 Installed-Size: $(size_of "$r")
 Depends: dkms (>= 2.1.0.0)
-Recommends: linux-headers-amd64 | linux-headers-arm64 | linux-headers-generic
+Recommends: linux-headers-amd64 | linux-headers-arm64 | linux-headers-generic, openssl
 Suggests: uwind
 Section: kernel
 Priority: optional
@@ -147,8 +147,8 @@ Description: whole user callchains for perf and BPF (kernel module, DKMS)
  .
  This package holds the module's source; DKMS builds and installs it
  for every kernel that has headers installed, and again on each kernel
- upgrade.  On a machine with Secure Boot, DKMS signs it with its MOK key,
- which the administrator enrolls once with mokutil.
+ upgrade.  On a machine with Secure Boot, DKMS signs it with its MOK key
+ (made with openssl), which the administrator enrolls once with mokutil.
 EOF
 finish "$r"
 

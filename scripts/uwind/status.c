@@ -848,7 +848,8 @@ static int show_proc(struct status *s, int pid)
 	if (!readable || tool_each_map_quiet(pid, show_map, &p)) {
 		s->unreadable++;
 		if (!json_wanted)
-			puts("  (its mappings cannot be read: run as root)");
+			printf("  (its mappings cannot be read%s)\n",
+			       geteuid() ? ": run as root" : "");
 	}
 	if (json_wanted) {
 		json_end_array();
@@ -914,7 +915,8 @@ static void show_summary(struct status *s)
 	}
 	printf("\n%u process%s", s->nproc, s->nproc == 1 ? "" : "es");
 	if (s->unreadable)
-		printf(" (%u not readable: run as root)", s->unreadable);
+		printf(" (%u not readable%s)", s->unreadable,
+		       geteuid() ? ": run as root" : "");
 	printf(", %u executable mapping%s:", s->nmappings,
 	       s->nmappings == 1 ? "" : "s");
 	for (k = 0; k < SRC_COUNT; k++)

@@ -170,11 +170,40 @@ grep -qx 'EnvironmentFile=-/etc/uwind.conf' "$unit" &&
 tap_result $? "the unit loads the module with /etc/uwind.conf's UWIND_MODULE_OPTIONS, installs and collects the tables, unloads on stop; each program it runs exists${bad:+ (missing:$bad)}"
 
 # ---- uwind-dkms's maintainer scripts, against a stand-in dkms ----
-kvers=$(for b in /lib/modules/*/build; do
-	[ -f "$b/Makefile" ] && basename "$(dirname "$b")"
-done)
+# In a private mount namespace (root), /lib/modules holds made-up
+# kernels: this machine's architecture with headers, another
+# architecture's headers, none; elsewhere the machine's own.
+case $(uname -m) in
+x86_64) own=CONFIG_X86_64=y other=CONFIG_ARM64=y ;;
+*) own=CONFIG_ARM64=y other=CONFIG_X86_64=y ;;
+esac
+mkdir -p "$TMP/modules/9.0-own/build" "$TMP/modules/9.0-other/build" "$TMP/modules/9.0-none"
+for k in own other; do
+	: > "$TMP/modules/9.0-$k/build/Makefile"
+	eval "echo \$$k" > "$TMP/modules/9.0-$k/build/.config"
+done
+# postinst ARG: uwind-dkms's postinst, its output in $TMP/pi.
+postinst()
+{
+	if [ "$(id -u)" -eq 0 ] && tap_have unshare; then
+		unshare -m --propagation private sh -c '
+			mount --bind "$1/modules" /lib/modules &&
+			PATH=$1/bin:$PATH exec sh "$2" "$3"' sh "$TMP" \
+			"$X/dkms/DEBIAN/postinst" "$1"
+	else
+		PATH=$TMP/bin:$PATH sh "$X/dkms/DEBIAN/postinst" "$1"
+	fi > "$TMP/pi" 2>&1
+}
+if [ "$(id -u)" -eq 0 ] && tap_have unshare; then
+	kvers=9.0-own
+else
+	kvers=$(for b in /lib/modules/*/build; do
+		[ -f "$b/Makefile" ] && [ -f "$b/.config" ] && grep -qx "$own" "$b/.config" &&
+			basename "$(dirname "$b")"
+	done)
+fi
 fake_cmd dkms 'case $1 in status) exit 0 ;; install) exit ${FAKE_RC:-0} ;; esac'
-PATH=$TMP/bin:$PATH sh "$X/dkms/DEBIAN/postinst" configure > "$TMP/pi" 2>&1
+postinst configure
 rc=$?
 {
 	echo "status -m uwind -v $V"
@@ -184,16 +213,16 @@ rc=$?
 cmp -s "$TMP/want" "$TMP/dkms.log" && [ $rc -eq 0 ]
 r1=$?
 fake_cmd dkms 'case $1 in status) echo "uwind/'"$V"': added" ;; install) exit 77 ;; esac'
-PATH=$TMP/bin:$PATH sh "$X/dkms/DEBIAN/postinst" configure > "$TMP/pi77" 2>&1
+postinst configure
 r2=$?
-! grep -q "^add" "$TMP/dkms.log" && { [ -z "$kvers" ] || grep -q "not for kernel" "$TMP/pi77"; }
+! grep -q "^add" "$TMP/dkms.log" && { [ -z "$kvers" ] || grep -q "not for kernel" "$TMP/pi"; }
 r3=$?
 fake_cmd dkms 'case $1 in install) exit 10 ;; esac'
-PATH=$TMP/bin:$PATH sh "$X/dkms/DEBIAN/postinst" configure > "$TMP/pi10" 2>&1
+postinst configure
 r4=$?
 [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ] &&
-	{ [ -z "$kvers" ] || { [ $r4 -ne 0 ] && grep -q "make.log" "$TMP/pi10"; }; }
-tap_result $? "uwind-dkms postinst: dkms add, then install for each kernel with headers ($(echo $kvers)); one dkms.conf excludes (77) skipped; a failed build fails it, naming the log"
+	{ [ -z "$kvers" ] || { [ $r4 -ne 0 ] && grep -q "make.log" "$TMP/pi"; }; }
+tap_result $? "uwind-dkms postinst: dkms add, then install for each kernel of this architecture with headers ($(echo $kvers); not another architecture's, not one without); one dkms.conf excludes (77) skipped; a failed build fails it, naming the log"
 
 fake_cmd dkms 'case $1 in status) echo "uwind/'"$V"': added" ;; esac'
 PATH=$TMP/bin:$PATH sh "$X/dkms/DEBIAN/prerm" remove > /dev/null 2>&1 &&
