@@ -73,7 +73,7 @@ tap_result $? "UWIND_PKG_VERSION overrides it; one with a Debian revision (2.0-1
 S=$TMP/src/uwind-$V
 sh scripts/pkg/dkms-source.sh "$S" "$V" > "$TMP/list"
 [ "$(dkms_var "$S" '$PACKAGE_NAME $PACKAGE_VERSION ${BUILT_MODULE_NAME[0]} $AUTOINSTALL')" = "uwind $V uwind yes" ] &&
-	[ "$(dkms_var "$S" '${MAKE[0]}')" = "make -C /k M=/var/lib/dkms/uwind/$V/build modules" ] &&
+	[ "$(dkms_var "$S" '${MAKE[0]}')" = "make -C /k M=/var/lib/dkms/uwind/$V/build UWIND_MODULE_VERSION=$V modules" ] &&
 	[ "$(dkms_var "$S" '$CLEAN')" = "make -C /k M=/var/lib/dkms/uwind/$V/build clean" ]
 tap_result $? "dkms.conf: PACKAGE_NAME uwind, PACKAGE_VERSION $V, BUILT_MODULE_NAME uwind, AUTOINSTALL yes, MAKE and CLEAN through the kernel's external-module interface on dkms's build tree"
 
@@ -94,9 +94,14 @@ if [ -n "$kbuild" ]; then
 	cp -r "$S" "$B"
 	dkms_make "$B" "$kbuild" "$kver" > "$TMP/make.log" 2>&1
 	rc=$?
+	# The version reaches the compiler (MODULE_VERSION, when
+	# uwind_main.c uses it, names it).
 	[ $rc -eq 0 ] && [ "$(modinfo -F name "$B/uwind.ko")" = uwind ] &&
-		modinfo -F vermagic "$B/uwind.ko" | grep -q "^$kver "
-	tap_result $? "built from the tree alone as dkms does, for $kver: uwind.ko, its vermagic $kver"
+		modinfo -F vermagic "$B/uwind.ko" | grep -q "^$kver " &&
+		grep -qF -- "-DUWIND_MODULE_VERSION='\"$V\"'" "$B/kernel/.uwind_main.o.cmd" &&
+		{ ! grep -q 'MODULE_VERSION(UWIND_MODULE_VERSION)' kernel/uwind_main.c ||
+			[ "$(modinfo -F version "$B/uwind.ko")" = "$V" ]; }
+	tap_result $? "built from the tree alone as dkms does, for $kver: uwind.ko, its vermagic $kver, UWIND_MODULE_VERSION=$V given to the compiler"
 	[ $rc -eq 0 ] || tail -n 20 "$TMP/make.log" | sed 's/^/# /'
 else
 	tap_skip "built as dkms does" "no Debian kernel headers installed (make deps)"
