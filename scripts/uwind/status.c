@@ -731,12 +731,14 @@ static int show_map(const struct tool_map *m, void *arg)
 	}
 	mm = p->mp ? mod_map(s, p->pid, m->start) : NULL;
 	if (mm) {
+		const char *why = reason;
+
 		from = "module";
 		src = state_source(mm->state, &reason);
-		/* "none": the files say why when they know better. */
-		if (src == SRC_FP && !strcmp(mm->state, "none") && f &&
-		    f->src == SRC_FP && f->reason)
-			reason = f->reason;
+		/* "none": the files say why, when they know. */
+		if (src == SRC_FP && !strcmp(mm->state, "none"))
+			reason = (f && f->src == SRC_FP && why) || anon ? why :
+				 "no table";
 	}
 	/*
 	 * Worth an install: no table the module would take, by the files

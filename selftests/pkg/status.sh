@@ -60,8 +60,20 @@ tap_begin 15
 # The process: prog (own SFrame) -> libst.so (installed table) and
 # libst2.so (a stale table), and libc.
 mkdir -p "$TMP/lib"
-printf 'void st_wait(void);\nint st2(void);\nint main(void) { st_wait(); return st2(); }\n' \
-	> "$TMP/prog.c"
+# It maps an anonymous executable page too, as a JIT does.
+cat > "$TMP/prog.c" <<'EOF'
+#include <sys/mman.h>
+void st_wait(void);
+int st2(void);
+int main(void)
+{
+	if (mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0) == MAP_FAILED)
+		return 1;
+	st_wait();
+	return st2();
+}
+EOF
 printf '#include <unistd.h>\nvoid st_wait(void) { for (;;) pause(); }\n' > "$TMP/st.c"
 printf 'int st2(void) { return 2; }\n' > "$TMP/st2.c"
 gcc -O2 -fPIC -shared -o "$TMP/lib/libst.so" "$TMP/st.c" &&
@@ -99,8 +111,9 @@ assert src['$TMP/lib/libst.so'] == ('installed', None, 'files'), src
 assert src['$TMP/lib/libst2.so'][0] == 'fp' and src['$TMP/lib/libst2.so'][1].startswith('stale table'), src
 assert src['$libc'] == ('fp', 'no table', 'files'), src
 assert '[vdso]' in src, src
+assert src['[anon]'] == ('fp', 'anonymous: no file, no table', 'files'), src
 " && [ $rc -eq 0 ]
-tap_result $? "module not loaded: each mapping judged from its file: own SFrame, installed, stale table, no table"
+tap_result $? "module not loaded: each mapping judged from its file: own SFrame, installed, stale table, no table; an anonymous one"
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/err"
 
 json "$TMP/none.json" "
@@ -190,7 +203,9 @@ printf 'perf_callchain_user on\nunwind_user off (no CONFIG_UNWIND_USER in this k
 		-v libc="$libc" -v ldso="$ldso" '$2 ~ /x/ {
 		state = $6 == prog ? "sframe" : $6 == st ? "installed" : \
 			$6 == st2 ? "rejected" : $6 == libc ? "over-max_user_pct" : \
-			$6 == ldso ? "none" : ""
+			$6 == ldso || $6 == "" ? "none" : ""
+		if ($6 == "")
+			$6 = "[anon]"
 		if (state == "")
 			next
 		n = $6
@@ -220,8 +235,9 @@ assert src['$TMP/lib/libst2.so'] == ('fp', 'rejected', 'module'), src
 assert src['$libc'] == ('fp', 'over-max_user_pct', 'module'), src
 assert src['$ldso'] == ('fp', 'no table', 'module'), src
 assert src['[vdso]'][2] == 'files', src
+assert src['[anon]'] == ('fp', 'anonymous: no file, no table', 'module'), src
 w = d['summary']['without_tables']
-assert '$ldso' in w and '$TMP/lib/libst2.so' not in w and '$libc' not in w, w
+assert '$ldso' in w and '$TMP/lib/libst2.so' not in w and '$libc' not in w and '[anon]' not in w, w
 "
 tap_result $? "loaded: each mapping's source from the module's tables (sframe, installed, rejected, over-max_user_pct, none as no table), one it has not seen from its file; rejected and over-cap files not offered for an install"
 
