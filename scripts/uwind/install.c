@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cfi.h"
@@ -52,10 +53,10 @@ struct inst_ctx {
 	const char *dir;
 	bool verbose;
 	bool filter;		/* --pid, --system: skip others' quietly */
+	bool record;		/* note where a table came from (record_source) */
 	uint16_t machine;	/* with filter: the machine of this tool */
 	unsigned int installed, uptodate, own, skipped, failed;
-	struct stat *seen;	/* files done (st_dev, st_ino) */
-	size_t nseen;
+	struct inst_seen seen;	/* files done */
 };
 
 /* The bytes of pid's (0: our own) vDSO, malloc'ed; NULL if it has none. */
@@ -163,8 +164,7 @@ void inst_close(struct inst_src *s)
 	s->fd = -1;
 }
 
-/* Whether the ELF has a PT_GNU_SFRAME segment (its own table). */
-static bool has_own_sframe(Elf *elf)
+bool inst_has_phdr(Elf *elf, uint32_t type)
 {
 	size_t i, n;
 	GElf_Phdr ph;
@@ -172,8 +172,7 @@ static bool has_own_sframe(Elf *elf)
 	if (elf_getphdrnum(elf, &n))
 		return false;
 	for (i = 0; i < n; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) &&
-		    ph.p_type == PT_GNU_SFRAME)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == type)
 			return true;
 	return false;
 }
@@ -197,9 +196,8 @@ static bool is_ours(Elf *elf, uint16_t machine)
 	return false;
 }
 
-/* DIR/XX/REST.uwsf for a build-id; the XX directory's path in sub. */
-static void table_path(const char *dir, const uint8_t *id, size_t len,
-		       char *path, size_t max, char *sub, size_t submax)
+void inst_table_path(const char *dir, const uint8_t *id, size_t len,
+		     char *path, size_t max, char *sub, size_t submax)
 {
 	size_t i, o;
 
@@ -210,13 +208,8 @@ static void table_path(const char *dir, const uint8_t *id, size_t len,
 	snprintf(path + o, max - o, ".uwsf");
 }
 
-/*
- * Whether the table at path was made for this build-id and these CFI
- * bytes, and is ours and written by nobody else (else the module would
- * not use it: it is made again).
- */
-static bool up_to_date(const char *path, uint16_t machine, const uint8_t *id,
-		       size_t len, const struct uwsf_check *c)
+bool inst_table_current(const char *path, uint16_t machine, const uint8_t *id,
+			size_t len, const struct uwsf_check *c, uid_t owner)
 {
 	uint8_t h[UWSF_HDR_SIZE];
 	struct uwsf_hdr d;
@@ -226,8 +219,9 @@ static bool up_to_date(const char *path, uint16_t machine, const uint8_t *id,
 
 	if (fd < 0)
 		return false;
-	ok = !fstat(fd, &st) && st.st_size >= UWSF_HDR_SIZE &&
-	     st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	     st.st_size >= UWSF_HDR_SIZE &&
+	     st.st_uid == owner && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
 	     pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
 	     uwsf_parse(h, (size_t)st.st_size, &d) && d.machine == machine &&
 	     d.id_len == len && !memcmp(d.build_id, id, len) &&
@@ -334,6 +328,56 @@ static void cannot(struct inst_ctx *c, const char *name, const char *why)
 	c->skipped++;
 }
 
+/*
+ * Note that the table at table was installed from the file at name, in
+ * the table's ".paths" file (one absolute path a line), so that --gc
+ * keeps a table whose file lies outside the directories --system scans
+ * (a program in a home directory) while that file still has its
+ * build-id.  Only for files named or found by --pid: --gc finds the
+ * --system ones by itself.  Best effort: a table without its note is
+ * kept only while a file --gc looks at has its build-id.
+ */
+static void record_source(const struct inst_ctx *c, const char *table,
+			  const char *name)
+{
+	char paths[PATH_MAX], tmp[PATH_MAX + 32], abs[PATH_MAX];
+	char line[PATH_MAX + 2];
+	bool found = false;
+	FILE *in, *out;
+	size_t n;
+
+	if (!c->record || !realpath(name, abs) || strchr(abs, '\n'))
+		return;
+	n = strlen(table);
+	if (n < 5 || n + 2 >= sizeof(paths))
+		return;
+	snprintf(paths, sizeof(paths), "%.*s.paths", (int)(n - 5), table);
+	in = fopen(paths, "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strcmp(line, abs))
+			found = true;
+	}
+	if (found) {
+		fclose(in);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", paths, (int)getpid());
+	out = fopen(tmp, "w");
+	if (out && in) {
+		rewind(in);
+		while (fgets(line, sizeof(line), in))
+			fputs(line, out);
+	}
+	if (in)
+		fclose(in);
+	if (!out)
+		return;
+	fprintf(out, "%s\n", abs);
+	if (fchmod(fileno(out), 0644) | fclose(out) || rename(tmp, paths))
+		unlink(tmp);
+}
+
 /* Install the table of one opened file (name for messages). */
 static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 {
@@ -347,7 +391,7 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 
 	if (c->filter && !is_ours(elf, c->machine))
 		return;
-	if (has_own_sframe(elf)) {
+	if (inst_has_phdr(elf, PT_GNU_SFRAME)) {
 		result(c, "own-sframe", name, NULL, NULL, NULL);
 		c->own++;
 		return;
@@ -362,10 +406,11 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 		cannot(c, name, "no .eh_frame or .debug_frame");
 		return;
 	}
-	table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
-	if (up_to_date(path, eh.e_machine, id, len, &chk)) {
+	inst_table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
+	if (inst_table_current(path, eh.e_machine, id, len, &chk, geteuid())) {
 		result(c, "up-to-date", name, path, NULL, NULL);
 		c->uptodate++;
+		record_source(c, path, name);
 		return;
 	}
 	ret = sg_convert(elf, &r, err, sizeof(err));
@@ -386,28 +431,34 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 	} else {
 		result(c, "installed", name, path, NULL, &r);
 		c->installed++;
+		record_source(c, path, name);
 	}
 	sg_result_free(&r);
+}
+
+bool inst_seen_before(struct inst_seen *seen, const struct stat *st)
+{
+	struct stat *n;
+	size_t i;
+
+	for (i = 0; i < seen->n; i++)
+		if (seen->st[i].st_dev == st->st_dev &&
+		    seen->st[i].st_ino == st->st_ino)
+			return true;
+	n = realloc(seen->st, (seen->n + 1) * sizeof(*n));
+	if (n) {
+		seen->st = n;
+		seen->st[seen->n++] = *st;
+	}
+	return false;
 }
 
 /* Whether the file open at fd was done already (else remember it). */
 static bool seen_before(struct inst_ctx *c, int fd)
 {
-	struct stat st, *n;
-	size_t i;
+	struct stat st;
 
-	if (fd < 0 || fstat(fd, &st))
-		return false;
-	for (i = 0; i < c->nseen; i++)
-		if (c->seen[i].st_dev == st.st_dev &&
-		    c->seen[i].st_ino == st.st_ino)
-			return true;
-	n = realloc(c->seen, (c->nseen + 1) * sizeof(*n));
-	if (n) {
-		c->seen = n;
-		c->seen[c->nseen++] = st;
-	}
-	return false;
+	return fd >= 0 && !fstat(fd, &st) && inst_seen_before(&c->seen, &st);
 }
 
 /*
@@ -463,7 +514,24 @@ static int install_pid(struct inst_ctx *c, int pid)
 	return tool_each_map(pid, install_map, &p);
 }
 
-static struct inst_ctx *walk_ctx;
+/*
+ * The directories --system scans, and --gc counts as the system: where
+ * programs and libraries are installed.  A directory that is a symbolic
+ * link (/lib on a merged-/usr system) is not followed: what it points to
+ * is in the list.
+ */
+const char *const inst_system_dirs[] = {
+	"/bin", "/sbin", "/lib", "/lib64", "/libexec",
+	"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64",
+	"/usr/libexec", "/usr/local/bin", "/usr/local/sbin",
+	"/usr/local/lib", "/usr/local/lib64", "/usr/local/libexec",
+	NULL,
+};
+
+/* nftw() passes no context: the walk's, one walk at a time. */
+static int (*walk_fn_user)(const char *path, void *ctx);
+static void *walk_arg;
+static bool walk_stop;
 
 static int walk_fn(const char *path, const struct stat *st, int type,
 		   struct FTW *ftw)
@@ -475,24 +543,35 @@ static int walk_fn(const char *path, const struct stat *st, int type,
 		return FTW_SKIP_SUBTREE;	/* separate debug files */
 	if (type != FTW_F || !S_ISREG(st->st_mode) || st->st_size < 64)
 		return FTW_CONTINUE;
-	install_one(walk_ctx, path, NULL, 0);
+	if (walk_fn_user(path, walk_arg)) {
+		walk_stop = true;
+		return FTW_STOP;
+	}
 	return FTW_CONTINUE;
+}
+
+void inst_each_system_file(int (*fn)(const char *path, void *ctx), void *ctx)
+{
+	size_t i;
+
+	walk_fn_user = fn;
+	walk_arg = ctx;
+	walk_stop = false;
+	for (i = 0; inst_system_dirs[i] && !walk_stop; i++)
+		nftw(inst_system_dirs[i], walk_fn, 16,
+		     FTW_PHYS | FTW_ACTIONRETVAL);
+}
+
+static int install_path(const char *path, void *ctx)
+{
+	install_one(ctx, path, NULL, 0);
+	return 0;
 }
 
 /* Every program and library under the usual directories, and the vDSO. */
 static void install_all(struct inst_ctx *c)
 {
-	static const char *const dirs[] = {
-		"/bin", "/sbin", "/lib", "/lib64", "/libexec",
-		"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64",
-		"/usr/libexec", "/usr/local/bin", "/usr/local/sbin",
-		"/usr/local/lib", "/usr/local/lib64", "/usr/local/libexec",
-	};
-	size_t i;
-
-	walk_ctx = c;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		nftw(dirs[i], walk_fn, 16, FTW_PHYS | FTW_ACTIONRETVAL);
+	inst_each_system_file(install_path, c);
 	install_one(c, "[vdso]", NULL, 0);
 }
 
@@ -530,11 +609,34 @@ static uint16_t own_machine(void)
 	return m;
 }
 
+/*
+ * Hold DIR's lock (DIR/.lock, which is no table: the module looks only
+ * for XX/REST.uwsf): an install and a --gc running at once (the service
+ * starting while dpkg's trigger runs) would otherwise see each other's
+ * half-done work.  The descriptor to close, or -1 when the directory
+ * cannot be made or locked (then without: nothing worse than before).
+ */
+int inst_lock(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (make_dirs(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 int cmd_install(const struct inst_opts *o, const char *const *files, int n)
 {
 	struct inst_ctx c = { .dir = o->dir ? o->dir : UWSF_DIR,
 			      .verbose = o->verbose };
-	int i;
+	int i, lock;
 
 	if (!o->dir && geteuid()) {
 		fprintf(stderr, "uwind: --install writes %s, which only root"
@@ -549,10 +651,14 @@ int cmd_install(const struct inst_opts *o, const char *const *files, int n)
 		json_str("dir", c.dir);
 		json_begin_array("results");
 	}
+	lock = inst_lock(c.dir);
+	c.record = true;
 	if (o->pid && install_pid(&c, o->pid))
 		c.failed++;
+	c.record = false;
 	if (o->system)
 		install_all(&c);
+	c.record = true;
 	for (i = 0; i < n; i++)
 		install_one(&c, files[i], NULL, 0);
 	if (c.installed)
@@ -570,6 +676,8 @@ int cmd_install(const struct inst_opts *o, const char *const *files, int n)
 		       " SFrame, %u skipped, %u failed\n", c.installed,
 		       c.uptodate, c.own, c.skipped, c.failed);
 	}
-	free(c.seen);
+	free(c.seen.st);
+	if (lock >= 0)
+		close(lock);
 	return c.failed ? 1 : 0;
 }

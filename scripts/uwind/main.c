@@ -8,8 +8,8 @@
  * stdout and exits 0; a usage error prints "uwind: COMMAND: what is
  * wrong" and the usage on stderr and exits 2; an input error prints
  * "uwind: FILE: what is wrong" on stderr and exits 1.  `--json` (stack,
- * lookup, sframe --check and --install) prints one JSON object instead
- * of the text (json.c).
+ * lookup, sframe --check, --install and --gc, status) prints one JSON
+ * object instead of the text (json.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -66,7 +66,11 @@ static const struct tool_cmd cmds[] = {
 	  "uwind sframe --check [-v] [--json] FILE...\n"
 	  "uwind sframe --install [--dir DIR] [-v] [--json] FILE..."
 	  " | --pid PID | --system\n"
+	  "uwind sframe --gc [--dir DIR] [-v] [--json]\n"
 	  "(--vdso stands for a FILE: the running kernel's vDSO)\n" },
+	{ "status", cmd_status, true,
+	  "the kernel module, and where each process's frames come from",
+	  "uwind status [-p PID] [--dir DIR] [--json]\n" },
 	{ "convert", cmd_convert, false, "unwind tables in other formats",
 	  "uwind convert --breakpad ELF|MACHO [--arch NAME]\n"
 	  "uwind convert --chrome SYM -o TABLE [--text ADDR] [-v]\n" },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * /proc/PID/maps, line by line: what `uwind stack -p` maps and what
- * `uwind sframe --install --pid` installs.
+ * /proc/PID/maps, line by line: what `uwind stack -p` maps, what
+ * `uwind sframe --install --pid` installs, what `--gc` keeps and what
+ * `uwind status` reports.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,8 +14,8 @@
  * inode path"; path "" for an anonymous one), until it returns non-zero.
  * 0, or -1 when the file cannot be read (said on stderr).
  */
-int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
-		  void *ctx)
+static int each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
+		    void *ctx, bool quiet)
 {
 	char path[64], line[4096 + 128];
 	struct tool_map m;
@@ -23,7 +24,9 @@ int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "uwind: %s: %s\n", path, strerror(errno));
+		if (!quiet)
+			fprintf(stderr, "uwind: %s: %s\n", path,
+				strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -40,4 +43,17 @@ int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
 	}
 	fclose(f);
 	return 0;
+}
+
+int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
+		  void *ctx)
+{
+	return each_map(pid, fn, ctx, false);
+}
+
+int tool_each_map_quiet(int pid,
+			int (*fn)(const struct tool_map *m, void *ctx),
+			void *ctx)
+{
+	return each_map(pid, fn, ctx, true);
 }

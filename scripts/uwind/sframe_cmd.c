@@ -12,6 +12,9 @@
  *       range left out (with its reason) and every range without CFI
  *   uwind sframe --install [--dir DIR] [-v] FILE... | --pid PID | --system
  *       install the tables the kernel module reads (install.c)
+ *   uwind sframe --gc [--dir DIR] [-v]
+ *       remove the installed tables no file on the system has any more
+ *       (sframe_gc.c)
  *   --vdso stands for a FILE: the running kernel's vDSO, read from memory
  *
  * Exit status: 0 done; 1 a file cannot be read, has no CFI or no ABI
@@ -100,7 +103,7 @@ struct sframe_opts {
 	const char *out;
 	const char **files;
 	int n;
-	bool raw, check, verbose, install;
+	bool raw, check, verbose, install, gc;
 };
 
 /* 0, or the usage error's status. */
@@ -125,6 +128,8 @@ static int parse_opts(int argc, char **argv, struct sframe_opts *o)
 			o->verbose = true;
 		else if (!strcmp(argv[i], "--install"))
 			o->install = true;
+		else if (!strcmp(argv[i], "--gc"))
+			o->gc = true;
 		else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
 			o->io.dir = argv[++i];
 		else if (!strcmp(argv[i], "--pid") && i + 1 < argc) {
@@ -148,6 +153,13 @@ static int parse_opts(int argc, char **argv, struct sframe_opts *o)
 /* Which of the three forms, and whether its options fit it. */
 static int check_opts(const struct sframe_opts *o)
 {
+	if (o->gc && (o->install || o->check))
+		return tool_usage("--gc alone: not with --install or --check");
+	if (o->gc && (o->n || o->io.pid || o->io.system || o->out || o->raw))
+		return tool_usage("--gc takes no files: only --dir, -v and"
+				  " --json");
+	if (o->gc)
+		return 0;
 	if (o->install && o->check)
 		return tool_usage("--install or --check, not both");
 	if (o->install && (o->out || o->raw))
@@ -156,9 +168,10 @@ static int check_opts(const struct sframe_opts *o)
 		return tool_usage("--install of what: FILE..., --vdso, --pid PID"
 				  " or --system");
 	if (!o->install && (o->io.dir || o->io.pid || o->io.system))
-		return tool_usage("--dir, --pid and --system are for --install");
+		return tool_usage("--dir, --pid and --system are for --install"
+				  " (--dir also for --gc)");
 	if (!o->install && json_wanted && !o->check)
-		return tool_usage("--json is for --check and --install");
+		return tool_usage("--json is for --check, --install and --gc");
 	if (!o->install && !o->n)
 		return tool_usage("no input file");
 	if (o->check && (o->out || o->raw))
@@ -180,9 +193,9 @@ int cmd_sframe(int argc, char **argv)
 		free(o.files);
 		return ret;
 	}
-	if (o.install) {
+	if (o.install || o.gc) {
 		o.io.verbose = o.verbose;
-		ret = cmd_install(&o.io, o.files, o.n);
+		ret = o.gc ? cmd_gc(&o.io) : cmd_install(&o.io, o.files, o.n);
 		free(o.files);
 		return ret;
 	}

@@ -79,6 +79,8 @@ int cmd_bp_lookup(int argc, char **argv);
 int cmd_sframe(int argc, char **argv);
 int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
 		   uint64_t bias, struct tool_table *t);
+/* The module and each process's coverage (status.c). */
+int cmd_status(int argc, char **argv);
 /* The core's whole-table checks (verify.c). */
 int cmd_verify(int argc, char **argv);
 
@@ -100,6 +102,10 @@ struct tool_map {
 
 int tool_each_map(int pid, int (*fn)(const struct tool_map *m, void *ctx),
 		  void *ctx);
+/* The same, saying nothing when the file cannot be read. */
+int tool_each_map_quiet(int pid,
+			int (*fn)(const struct tool_map *m, void *ctx),
+			void *ctx);
 
 /* The table file (uwsf.h, uwsf.c). */
 struct sg_result;

@@ -118,12 +118,15 @@ sys.exit(1 if missing or len(code) < 10 else 0)'
 tap_result $? "README.md's panic-handler code: every line is the bare-metal AArch64 image's (a64.c, panic.c), which make check runs"
 
 # Every command line: its command exists, its options are in its usage.
-for c in dump lookup stack sframe convert verify; do
+# The commands: those uwind --help lists.
+cmds=$("$UWIND" --help | awk '/^  [a-z]+ / { print $1 }')
+for c in $cmds; do
 	"$UWIND" "$c" --help >"$TMP/usage.$c"
 done
+echo "$cmds" > "$TMP/cmds"
 # shellcheck disable=SC2086
 py '
-cmds = "dump lookup stack sframe convert verify".split()
+cmds = text(os.path.join(sys.argv[1], "cmds")).split()
 usage = {c: text(os.path.join(sys.argv[1], "usage." + c)) for c in cmds}
 bad = n = 0
 for p in sys.argv[2:]:
