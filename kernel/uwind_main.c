@@ -294,4 +294,8 @@ module_init(uwk_init);
 module_exit(uwk_exit);
 
 MODULE_LICENSE("Dual MIT/GPL");
+/* A build that names its version (DKMS's, from dkms.conf) says it. */
+#ifdef UWIND_MODULE_VERSION
+MODULE_VERSION(UWIND_MODULE_VERSION);
+#endif
 MODULE_DESCRIPTION("uwind: user callchains from SFrame tables");
