@@ -107,6 +107,7 @@ struct uwk_kfile {
 	 */
 	bool idle;
 	unsigned long idle_since;
+	unsigned long seq;	/* when it was listed: which load it is */
 	size_t want;		/* UWK_KF_OVER*: the size refused */
 	struct uw_sframe sf;	/* decoded header, section at its ELF vaddr */
 	struct uw_ehabi eh;	/* UWK_KF_EHABI: the index and extab in data */
@@ -936,6 +937,7 @@ static struct uwk_kfile *uwk_kfile_get_src(const struct uwk_src *src,
 	} else {
 		atomic_long_add(kf->bytes, &uwk_bytes_held);
 		atomic_inc(&uwk_nr_files);
+		kf->seq = uwk_next_seq();
 		list_add(&kf->node, &uwk_files);
 		uwk_kfile_count(kf);
 	}
@@ -1167,7 +1169,8 @@ void uwk_kfile_installed_show(struct seq_file *m)
 	mutex_lock(&uwk_files_lock);
 	list_for_each_entry(kf, &uwk_files, node)
 		if (kf->status == UWK_KF_INSTALLED)
-			seq_printf(m, "%zu %s\n", kf->len, kf->path ?: "?");
+			seq_printf(m, "%zu %s %lu%s\n", kf->len, kf->path ?: "?",
+				   kf->seq, kf->idle ? " kept" : "");
 	mutex_unlock(&uwk_files_lock);
 }
 

@@ -280,7 +280,11 @@ void uwk_inst_close(struct uwk_inst *in)
 	fput(in->src.file);
 }
 
-/* debugfs "installed": where tables are looked for, and those held. */
+/*
+ * debugfs "installed": where tables are looked for, and those held, "LEN
+ * PATH LOAD[ kept]" (LOAD numbers each read of a table; "kept": no process
+ * uses it, keep_s holds it).
+ */
 void uwk_inst_show(struct seq_file *m)
 {
 	seq_printf(m, "directory %s\ngeneration %lu\n", UWSF_DIR,

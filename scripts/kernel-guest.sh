@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # kernel-guest.sh -t SCRIPT -n NAME [-T SECONDS] [-a ARGS] [-M]
-#                 [-s SUITE -d PROGS -m KO]
+#                 [-s SUITE -d PROGS -m KO] [-u TOOL] [SRC[:DEST]]...
 #
 # Boot the installed Debian kernel under QEMU with an initramfs holding the
 # guest programs of selftests/kernel (from $O/selftests/kernel, built by
@@ -16,7 +16,9 @@
 # -s SUITE boots the x86-64 kernel of another Debian suite instead
 # (scripts/suite-root.sh), with that suite's busybox, perf, mawk and every
 # library from its root; -d and -m name the programs' directory and the
-# module built for it.
+# module built for it.  -u puts TOOL at /usr/bin/uwind instead of
+# $O/uwind (a packaged build); SRC[:DEST] are more files for the guest
+# (DEST defaults to /root/NAME).
 # The initramfs is $O/kernel/NAME.cpio, the serial console's log
 # $O/kernel/NAME.serial.log (printed path on stdout).  Exit status: that of
 # scripts/qemu-kernel.sh (the guest script's status, 124 on timeout, 125
@@ -27,8 +29,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 export O
 script="" name="" tmo=${UWIND_QEMU_TIMEOUT:-300} nomod=0 args=""
-suite="" kt="" ko=""
-while getopts t:n:T:a:Ms:d:m: opt; do
+suite="" kt="" ko="" tool=""
+while getopts t:n:T:a:Ms:d:m:u: opt; do
 	case $opt in
 	t) script=$OPTARG ;;
 	n) name=$OPTARG ;;
@@ -38,8 +40,15 @@ while getopts t:n:T:a:Ms:d:m: opt; do
 	s) suite=$OPTARG ;;
 	d) kt=$OPTARG ;;
 	m) ko=$OPTARG ;;
+	u) tool=$OPTARG ;;
 	*) sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2 ;;
 	esac
+done
+shift $((OPTIND - 1))
+extra=""
+for x; do
+	extra="$extra
+$x"
 done
 [ -n "$script" ] && [ -n "$name" ] ||
 	{ echo "kernel-guest: -t SCRIPT and -n NAME are required" >&2; exit 2; }
@@ -87,7 +96,7 @@ done
 # The uwind tool (uwind sframe --install), with libelf, libdw and theirs;
 # mawk, which judges the installed-table tests' samples several times
 # faster than busybox's awk.
-for f in "$O/uwind:/usr/bin/uwind" "$root/usr/bin/mawk:/usr/bin/mawk"; do
+for f in "${tool:-$O/uwind}:/usr/bin/uwind" "$root/usr/bin/mawk:/usr/bin/mawk"; do
 	[ -f "${f%%:*}" ] || continue
 	set -- "$@" "$f"
 	for lib in $(libs_of "${f%%:*}"); do
@@ -121,6 +130,10 @@ fi
 if [ "$nomod" -eq 0 ] && [ -f "$ko" ]; then
 	set -- "$@" "$ko:/root/uwind.ko"
 fi
+# The caller's own files (one a line: names may not hold spaces).
+for x in $extra; do
+	set -- "$@" "$x"
+done
 
 initrd=$(sh "$top/scripts/mkinitramfs.sh" ${root:+-r "$root"} \
 	-o "$kdir/$name.cpio" -t "$script" "$@") || exit 1

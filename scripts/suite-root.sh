@@ -5,7 +5,8 @@
 #
 # A Debian SUITE (trixie, forky) as the kernel matrix needs it, made once
 # and cached: an amd64 chroot (debootstrap, minbase) with that suite's
-# compilers (gcc and g++; the aarch64 and armhf cross compilers),
+# compilers (gcc and g++; the aarch64 and armhf cross compilers; libelf
+# and libdw's headers and dkms, for the packages' test),
 # kernel headers (the amd64 flavour installed, the arm64 flavour's
 # package unpacked beside it: the same -common tree and kbuild), perf,
 # busybox-static and the libraries the guests run; then, next to it, what
@@ -53,7 +54,7 @@ esac
 cache=${UWIND_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uwind}/suites
 root=$cache/$suite
 # What is asked for; a change here makes the next run make it again.
-want="v2 $suite gcc g++ cross-aarch64 cross-aarch64-g++ cross-armhf headers-amd64+arm64 perf busybox libdw images-amd64+arm64 kvm arm64-sysroot"
+want="v3 $suite gcc g++ cross-aarch64 cross-aarch64-g++ cross-armhf libelf-dev libdw-dev dkms headers-amd64+arm64 perf busybox libdw images-amd64+arm64 kvm arm64-sysroot"
 
 current()
 {
@@ -163,7 +164,7 @@ apt_in install -y --no-install-recommends \
 	make gcc g++ libc6-dev binutils file kmod xz-utils zstd mawk \
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross \
-	"$hdr64" linux-perf busybox-static libdw1t64 ||
+	"$hdr64" linux-perf busybox-static libdw1t64 libelf-dev libdw-dev dkms ||
 	die "apt-get install failed"
 
 # The rest is downloaded in the chroot and unpacked, never installed.

@@ -12,6 +12,8 @@
 #   bookworm-arm64   6.1      common
 #   trixie-arm64     6.12     all
 #   forky-arm64      7.2      common
+#   trixie-pkg       6.12     the packages: make deb, dpkg -i, DKMS,
+#                             a library upgrade, uwind status (pkg.sh)
 #
 # "all" is every part of selftests/kernel/guest-tests.sh (and, on arm64,
 # of selftests/kernel-arm64/guest-tests.sh); "common" the parts every
@@ -38,7 +40,7 @@ all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktim
 common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final"
 
 # Each target's command (longest first: they start first).
-targets="forky-x86_64 trixie-arm64 bookworm-arm64 forky-arm64 bookworm-x86_64 trixie-x86_64"
+targets="forky-x86_64 trixie-arm64 bookworm-arm64 forky-arm64 trixie-pkg bookworm-x86_64 trixie-x86_64"
 target_cmd()
 {
 	case $1 in
@@ -48,6 +50,7 @@ target_cmd()
 	bookworm-arm64) echo "selftests/kernel-arm64/kernel-arm64.sh bookworm $common_arm64" ;;
 	trixie-arm64) echo "selftests/kernel-arm64/kernel-arm64.sh trixie" ;;
 	forky-arm64) echo "selftests/kernel-arm64/kernel-arm64.sh forky $common_arm64" ;;
+	trixie-pkg) echo "selftests/kernel/pkg.sh trixie" ;;
 	*) return 1 ;;
 	esac
 }
