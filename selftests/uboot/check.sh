@@ -98,10 +98,14 @@ expect()
 	arm:breakpoint) FAULT="handler do_prefetch_abort" ;;
 	esac
 	[ "$1" = arm64-fp ] || return 0
+	# The faulting function keeps no frame record: strlen() is a leaf;
+	# do_undefined() and do_breakpoint() are, and do_unaligned() sets up
+	# its record only on the path that calls printf().  Their caller is
+	# in x30 alone (cmd_call() is inlined in cmd_process()).
 	case $2 in
-	early) SKIP_FRAMES= ;;
+	early) SKIP_FRAMES=fdt_path_offset ;;
 	md) SKIP_FRAMES= ;;
-	undefined | unaligned | breakpoint) SKIP_FRAMES= ;;
+	undefined | unaligned | breakpoint) SKIP_FRAMES=cmd_process ;;
 	esac
 }
 
