@@ -21,6 +21,7 @@ qemu-user qemu-system-arm
 linux-image-amd64 linux-headers-amd64 linux-perf linux-kbuild-6.1 perl
 busybox-static qemu-system-x86 cpio kmod
 xz-utils zstd lz4 bzip2 gzip
+bison flex bc libssl-dev dpkg-dev
 "
 
 missing=""

@@ -153,10 +153,21 @@ section()
 	[ $# -eq 2 ] && echo $((0x$1)) $((0x$2))
 }
 
+# functions BUILD: the functions of its u-boot, but for the core's and
+# the hook's.
+functions()
+{
+	"${CROSS}nm" --defined-only "$1"/lib/uwind/*.o "$1/arch/arm/lib/uwind.o" |
+		awk '$2 ~ /^[Tt]$/ { print $3 }' | sort -u >"$1/core.functions"
+	"${CROSS}nm" "$1/u-boot" | awk '$2 ~ /^[Tt]$/ { print $3 }' | sort -u |
+		comm -23 - "$1/core.functions"
+}
+
 # What a build must show (what is wrong is printed; diagnostics go to
 # stderr): the table in the ELF and, byte for byte, in
 # u-boot.bin (objcopy -j); for SFrame the functions of the first link
-# (the one --gc-sections collected) and no others.
+# (the one --gc-sections collected) and no others; without a table, the
+# SFrame build's functions but the core's.
 check_build()
 {
 	b=$work/build-$1
@@ -169,6 +180,14 @@ check_build()
 		for s in .sframe .ARM.exidx; do
 			[ -z "$(section "$elf" $s)" ] || bad="$bad $s-present"
 		done
+		# The SFrame build links what this one does, but for the
+		# core's SFrame code: its table kept no dead function alive.
+		if [ -f "$work/build-arm64/u-boot" ]; then
+			functions "$b" >"$b/functions"
+			functions "$work/build-arm64" >"$b/functions.arm64"
+			cmp -s "$b/functions" "$b/functions.arm64" ||
+				bad="$bad functions-differ-from-arm64"
+		fi
 		echo "$bad"
 		return
 	fi
