@@ -48,7 +48,7 @@ TIMEOUT=${UWIND_UBOOT_TIMEOUT:-120}
 # With -m 512M, RAM is 0x40000000-0x60000000 and nothing is above it.
 EARLY_BAD=0x70000000
 
-CONFIGS="arm64 arm arm64-fp"
+CONFIGS=${UWIND_UBOOT_CONFIGS:-arm64 arm arm64-fp}
 
 # config CFG: its defconfig, compiler, qemu, table and faults.
 config()
@@ -241,11 +241,14 @@ accel()
 }
 
 # wait_for FILE PATTERN COUNT: until FILE has COUNT lines matching, the
-# machine is gone, or TIMEOUT.
+# machine is gone, or TIMEOUT.  A file not there yet counts 0 (the job
+# writing it may not have opened it yet).
 wait_for()
 {
 	t=0
-	while [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
+	while :; do
+		n=$(grep -c -- "$2" "$1" 2>/dev/null)
+		[ "${n:-0}" -lt "$3" ] || return 0
 		kill -0 "$qpid" 2>/dev/null || return 1
 		[ $t -lt $((TIMEOUT * 5)) ] || return 1
 		sleep 0.2
@@ -253,12 +256,12 @@ wait_for()
 	done
 }
 
-# gdb_wait PID: until the oracle is done, TIMEOUT at most.
+# gdb_wait PID SECONDS: until the oracle is done, SECONDS at most.
 gdb_wait()
 {
 	t=0
 	while kill -0 "$1" 2>/dev/null; do
-		[ $t -lt $((TIMEOUT * 5)) ] || { kill "$1"; return 1; }
+		[ $t -lt $(($2 * 5)) ] || { kill "$1"; return 1; }
 		sleep 0.2
 		t=$((t + 1))
 	done
@@ -333,9 +336,11 @@ session()
 			command_of "$kind" >&3
 		fi
 		faults=$((faults + 1))
-		gdb_wait "$gpid" || echo "gdb did not stop" >"$r/fail-$kind"
+		# A stopped machine prints nothing: once U-Boot's backtrace
+		# is out, gdb has seen the fault and let go, or missed it.
 		wait_for "$log" '^uwind: stop:' $faults ||
 			echo "no backtrace" >"$r/fail-$kind"
+		gdb_wait "$gpid" 10 || echo "gdb did not stop" >"$r/fail-$kind"
 		tail -n +$((from + 1)) "$log" | tr -d '\r' |
 			sed '/^uwind: stop:/q' >"$r/serial-$kind.log"
 		[ "$kind" != early ] || machine_off

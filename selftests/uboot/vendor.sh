@@ -13,7 +13,8 @@
 # objcopy and link changes.  -n copies the core only.
 #
 # Which sources: lib/uwind.mk's uw_srcs of those switches, asked of make
-# itself, so no list is written twice.  The copy is byte for byte; the
+# itself, so no list is written twice.  The copy is byte for byte (files
+# already the same are left alone, so make builds only what changed); the
 # core needs no change to build in U-Boot (env.h's __KERNEL__ branch
 # takes U-Boot's <linux/types.h> and <linux/stddef.h>).
 # A second run refreshes the copy and leaves an applied patch alone.
@@ -33,12 +34,24 @@ srcs=$(printf 'include %s\nall:\n\t@echo $(call uw_srcs,%s)\n' \
 	"$top/lib/uwind.mk" "$SWITCHES" | make -s --no-print-directory -f -)
 [ -n "$srcs" ] || { echo "vendor.sh: no sources from lib/uwind.mk" >&2; exit 1; }
 
+# copy FILE... DIR: each file that differs (an unchanged copy keeps its
+# time, and make does not build it again).
+copy()
+{
+	for f in "$@"; do
+		d=$f
+	done
+	for f in "$@"; do
+		[ "$f" = "$d" ] && break
+		cmp -s "$f" "$d/${f##*/}" || cp "$f" "$d/" || exit 1
+	done
+}
+
 mkdir -p "$tree/lib/uwind" "$tree/include/uwind"
-for f in $srcs; do
-	cp "$top/lib/$f" "$tree/lib/uwind/$f"
-done
-cp "$top"/lib/*.h "$top/lib/uwind.mk" "$tree/lib/uwind/"
-cp "$top"/include/uwind/*.h "$tree/include/uwind/"
+# shellcheck disable=SC2046
+copy $(for f in $srcs; do echo "$top/lib/$f"; done) "$top"/lib/*.h \
+	"$top/lib/uwind.mk" "$tree/lib/uwind"
+copy "$top"/include/uwind/*.h "$tree/include/uwind"
 echo "vendor.sh: $(echo $srcs | wc -w) sources, $(ls "$top"/lib/*.h | wc -l)" \
 	"private and $(ls "$top"/include/uwind/*.h | wc -l) public headers" \
 	"in $tree/lib/uwind and include/uwind" >&2
