@@ -36,7 +36,9 @@
 #
 # The tree is built again only where it changed (make's dependencies);
 # its copy in OUTDIR/selftests/uboot/src is made again when the patch
-# changes.  Prints TAP.
+# changes.  UWIND_UBOOT_CONFIGS="arm64 arm" picks configurations;
+# UWIND_UBOOT_TIMEOUT (seconds, default 120) bounds each wait.  Prints
+# TAP.
 set -u
 . "$(dirname "$0")/../common/tap.sh"
 
