@@ -22,6 +22,7 @@ linux-image-amd64 linux-headers-amd64 linux-perf linux-kbuild-6.1 perl
 busybox-static qemu-system-x86 cpio kmod
 xz-utils zstd lz4 bzip2 gzip
 dpkg-dev lintian systemd
+bison flex bc libssl-dev
 "
 
 missing=""
