@@ -20,10 +20,11 @@
 #define ARM_LR	14
 #define ARM_PC	15
 
-/* next_op(), decode(): the sequence ran out of bytes (EHABI: a finish). */
-enum { UWI_ARM_END = 1 };
-
-/* The next opcode byte, from EHABI words or a plain byte table. */
+/*
+ * The next opcode byte, from EHABI words or a plain byte table, into *b:
+ * 0, UW_ENOENT when the sequence has no more (no entry left:
+ * uw_ehabi_next_op() never fails so), or another error.
+ */
 static uwi_always_inline int next_op(struct uwi_arm_vrs *v, uint8_t *b)
 {
 	int ret;
@@ -32,10 +33,10 @@ static uwi_always_inline int next_op(struct uwi_arm_vrs *v, uint8_t *b)
 		if (!UW_HAS_EHABI)
 			return UW_EINVAL;
 		ret = uw_ehabi_next_op(v->eh, v->ops, b);
-		return ret == UW_EHABI_OPS_END ? UWI_ARM_END : ret;
+		return ret == UW_EHABI_OPS_END ? UW_ENOENT : ret;
 	}
 	if (v->off >= v->nbytes)
-		return UWI_ARM_END;
+		return UW_ENOENT;
 	*b = v->bytes[v->off++];
 	return 0;
 }
@@ -45,7 +46,7 @@ static uwi_always_inline int next(struct uwi_arm_vrs *v, uint8_t *b)
 {
 	int ret = next_op(v, b);
 
-	return ret == UWI_ARM_END ? UW_EBADDATA : ret;	/* truncated */
+	return ret == UW_ENOENT ? UW_EBADDATA : ret;	/* truncated */
 }
 
 static void set(struct uwi_arm_insn *insn, uint8_t op, uint64_t n,
@@ -175,8 +176,8 @@ static bool chrome_op(uint8_t op)
 }
 
 /*
- * Decode the instruction at v's source into *insn: 0, UWI_ARM_END when
- * an EHABI sequence is exhausted (an implicit finish), or an error
+ * Decode the instruction at v's source into *insn (a finish with n 1
+ * when an EHABI sequence is exhausted: an implicit one): 0 or an error
  * (UW_EBADDATA: spare, reserved, truncated, or for Chrome outside its
  * subset or without a finish; UW_EOVERFLOW: a b2 operand too large;
  * UW_EBOUNDS).  Inlined in its two users: the walker's stack is tight.
@@ -188,8 +189,12 @@ static uwi_always_inline int decode(struct uwi_arm_vrs *v,
 	int ret;
 
 	ret = next_op(v, &op);
-	if (ret == UWI_ARM_END && v->chrome)
-		return UW_EBADDATA;	/* Chrome: no finish */
+	if (ret == UW_ENOENT) {
+		if (v->chrome)
+			return UW_EBADDATA;	/* Chrome: no finish */
+		set(insn, UWI_ARM_FINISH, 1, 0);
+		return 0;
+	}
 	if (ret)
 		return ret;
 	if (v->chrome && !chrome_op(op))
@@ -255,7 +260,9 @@ static int pop_core(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 		if (!(mask & (1u << r)))
 			continue;
 		err = uwi_read_word(cfg, 4, v->vsp, &val);
-		err = err ? err : vsp_add(v, 4);
+		if (err)
+			return err;
+		err = vsp_add(v, 4);
 		if (err)
 			return err;
 		uw_reg_set(v->regs, r, val);
@@ -309,9 +316,11 @@ int uwi_arm_exec(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg)
 	/* Each instruction takes a byte: bounded by the opcode count. */
 	for (;;) {
 		ret = decode(v, &insn);
-		if (ret == UWI_ARM_END || (!ret && insn.op == UWI_ARM_FINISH))
+		if (ret)
+			return ret;
+		if (insn.op == UWI_ARM_FINISH)
 			break;
-		ret = ret ? ret : run(v, cfg, &insn);
+		ret = run(v, cfg, &insn);
 		if (ret)
 			return ret;
 		/* Chrome's checks, made after every instruction. */
@@ -336,10 +345,10 @@ int uwi_arm_check_ops(struct uwi_arm_vrs *v, uint64_t *units)
 	/* Each instruction takes a byte: bounded by the opcode count. */
 	for (;;) {
 		ret = decode(v, &insn);
-		if (ret == UWI_ARM_END)
-			return 0;
 		if (ret)
 			return ret;
+		if (insn.op == UWI_ARM_FINISH && insn.n)
+			return 0;	/* implicit: no byte, no unit */
 		(*units)++;
 		if (insn.op == UWI_ARM_FINISH || insn.op == UWI_ARM_REFUSE)
 			return 0;

@@ -24,7 +24,8 @@ enum uwi_arm_op {
 	UWI_ARM_POP,		/* pop the core registers in mask */
 	UWI_ARM_VSP_REG,	/* vsp = r[reg] */
 	UWI_ARM_NOP,		/* nothing the walk needs */
-	UWI_ARM_FINISH,		/* the sequence ends */
+	UWI_ARM_FINISH,		/* the sequence ends (n 1: no bytes were
+				 * left, EHABI's implicit finish) */
 	UWI_ARM_REFUSE,		/* the frame cannot be unwound */
 };
 

@@ -63,10 +63,11 @@ static uwi_always_inline uint64_t bp_token(const struct uw_span *t,
 
 /*
  * The next rule of a rule set "name: expr name: expr ..." at *q, before
- * end: 1 with its name in [*name, *expr - 1) and its expression from
- * *expr (up to the next name), *q moved to that name; 0 at the end;
- * UW_EBADDATA for an expression before any name, a name that is only
- * ':', or one without an expression.  Inlined for the walker's stack.
+ * end: 0 with its name in [*name, *expr - 1) and its expression from
+ * *expr (up to the next name), *q moved to that name; UW_ENOENT at the
+ * end; UW_EBADDATA for an expression before any name, a name that is
+ * only ':', or one without an expression.  Inlined for the walker's
+ * stack.
  */
 static uwi_always_inline int bp_next_rule(const struct uw_span *t,
 					 uint64_t *q, uint64_t end,
@@ -76,7 +77,7 @@ static uwi_always_inline int bp_next_rule(const struct uw_span *t,
 	unsigned int n = 0;
 
 	if (e == *q)
-		return 0;
+		return UW_ENOENT;
 	if (t->data[e - 1] != ':' || e - *q < 2)
 		return UW_EBADDATA;
 	*name = *q;
@@ -88,7 +89,7 @@ static uwi_always_inline int bp_next_rule(const struct uw_span *t,
 			break;
 	}
 	*q = p;
-	return n ? 1 : UW_EBADDATA;
+	return n ? 0 : UW_EBADDATA;
 }
 
 /*
@@ -158,8 +159,9 @@ int uwi_bp_win_name(const char *s, size_t len);
 
 /*
  * Evaluate s[0..len) up to its line's end or a "name:" token; expr: one
- * value left (in ev->value), else none.  1: the expression is ".undef"
- * (breakpad_eval.c).
+ * value left (in ev->value), else none.  0, UWI_OUTERMOST when the
+ * expression is ".undef" (no value: for .ra, the outermost frame), or an
+ * error (breakpad_eval.c).
  */
 int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr);
 

@@ -59,25 +59,21 @@ static uwi_always_inline int init_key(const struct uw_span *t, uint64_t *p,
 				     uint64_t end, uint64_t *addr,
 				     uint64_t *size)
 {
-	int err = bp_hex(t, p, end, addr);
-
-	err = err ? err : bp_hex(t, p, end, size);
-	if (!err && *addr + *size < *addr)
-		err = UW_EBADDATA;
-	return err;
+	/* bp_hex() fails with UW_EBADDATA alone. */
+	if (bp_hex(t, p, end, addr) || bp_hex(t, p, end, size) ||
+	    *addr + *size < *addr)
+		return UW_EBADDATA;
+	return 0;
 }
 
 static uwi_always_inline int win_key(const struct uw_span *t, uint64_t *p,
 				    uint64_t end, uint64_t *type,
 				    uint64_t *rva, uint64_t *size)
 {
-	int err = bp_hex(t, p, end, type);
-
-	err = err ? err : bp_hex(t, p, end, rva);
-	err = err ? err : bp_hex(t, p, end, size);
-	if (!err && *rva + *size < *rva)
-		err = UW_EBADDATA;
-	return err;
+	if (bp_hex(t, p, end, type) || bp_hex(t, p, end, rva) ||
+	    bp_hex(t, p, end, size) || *rva + *size < *rva)
+		return UW_EBADDATA;
+	return 0;
 }
 
 /*
@@ -349,7 +345,9 @@ int uw_bp_find_cfi(const struct uw_bp *bp, uint64_t pc,
 	else
 		err = last_le(&bp->text, bp->cfi_lo, bp->cfi_hi, L_INIT,
 			      pc - bp->base, &rec->init_off);
-	return err ? err : cfi_lines(bp, pc - bp->base, rec);
+	if (err)
+		return err;
+	return cfi_lines(bp, pc - bp->base, rec);
 }
 
 /* ---- STACK WIN ---- */
@@ -381,16 +379,16 @@ static uwi_always_inline int win_fields(const struct uw_bp *bp,
 	int err;
 
 	uwi_bp_line_kind(t, w->off, end, &p);
-	err = win_key(t, &p, end, &v, &v, &v);
-	err = err ? err : field32(t, &p, end, &w->prolog);
-	err = err ? err : field32(t, &p, end, &w->epilog);
-	err = err ? err : field32(t, &p, end, &w->params);
-	err = err ? err : field32(t, &p, end, &w->saved_regs);
-	err = err ? err : field32(t, &p, end, &w->locals);
-	err = err ? err : field32(t, &p, end, &w->max_stack);
-	err = err ? err : field32(t, &p, end, &has_program);
-	if (err)
-		return err;
+	/* Each field parses, or the line is malformed (UW_EBADDATA alone). */
+	if (win_key(t, &p, end, &v, &v, &v) ||
+	    field32(t, &p, end, &w->prolog) ||
+	    field32(t, &p, end, &w->epilog) ||
+	    field32(t, &p, end, &w->params) ||
+	    field32(t, &p, end, &w->saved_regs) ||
+	    field32(t, &p, end, &w->locals) ||
+	    field32(t, &p, end, &w->max_stack) ||
+	    field32(t, &p, end, &has_program))
+		return UW_EBADDATA;
 	w->has_program = has_program != 0;
 	w->allocates_bp = 0;
 	w->prog_len = 0;

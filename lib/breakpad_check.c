@@ -152,14 +152,20 @@ static int token(struct sym *x, const char *t, size_t n, uint64_t at)
 		need = t[0] == '@' ? K_LIT | K_POW2 :
 		       t[0] == '/' || t[0] == '%' ? K_LIT | K_NONZERO : 0;
 		err = pop(x, &b);
-		err = err ? err : pop(x, &a);
-		if (!err && (b & need) != need)
-			err = UW_EBADDATA;	/* could fail on a value */
-		return err ? err : push(x, 0, 0, 0);
+		if (err)
+			return err;
+		err = pop(x, &a);
+		if (err)
+			return err;
+		if ((b & need) != need)
+			return UW_EBADDATA;	/* could fail on a value */
+		return push(x, 0, 0, 0);
 	}
 	if (n == 1 && t[0] == '^') {
 		err = pop(x, &a);
-		return err ? err : push(x, 0, 0, 0);
+		if (err)
+			return err;
+		return push(x, 0, 0, 0);
 	}
 	if (n == 1 && t[0] == '=')
 		return assign(x);
@@ -220,7 +226,7 @@ static uwi_always_inline int rule_set(const struct uw_bp *bp, struct sym *x,
 	uint64_t n, e;
 	int r, err;
 
-	while ((r = bp_next_rule(&bp->text, &q, end, &n, &e)) > 0) {
+	while (!(r = bp_next_rule(&bp->text, &q, end, &n, &e))) {
 		if (!held(bp, data + n, e - n - 1))
 			continue;	/* the unwinder skips it */
 		x->has_cfa = !(e - n - 1 == 4 && eq(data + n, ".cfa", 4));
@@ -228,16 +234,17 @@ static uwi_always_inline int rule_set(const struct uw_bp *bp, struct sym *x,
 		if (err)
 			return err;
 	}
-	return r;
+	return r == UW_ENOENT ? 0 : r;
 }
 
 /*
  * The fields of the STACK WIN record at off, as the lookup reads them:
- * 1 with its program in [*prog, *prog + *len), 0 without one (the
- * record in this frame, not in the program's check).
+ * *has_prog with its program in [*prog, *prog + *len) (the record in
+ * this frame, not in the program's check).  0 or an error.
  */
 static uwi_noinline int win_fields(const struct uw_bp *bp, uint64_t off,
-				   uint64_t *prog, uint64_t *len)
+				   uint64_t *prog, uint64_t *len,
+				   bool *has_prog)
 {
 	struct uw_bp_win w;
 	int err;
@@ -246,7 +253,8 @@ static uwi_noinline int win_fields(const struct uw_bp *bp, uint64_t off,
 	err = uwi_bp_win_fields(bp, &w);
 	*prog = w.prog_off;
 	*len = w.prog_len;
-	return err ? err : w.has_program;
+	*has_prog = !err && w.has_program;
+	return err;
 }
 
 /* A STACK WIN program: valid, and it assigns $eip and $esp (win_finish()). */
@@ -286,7 +294,9 @@ static int init_line(const struct uw_bp *bp, struct uw_check *c,
 	int err;
 
 	err = uwi_bp_hex(&bp->text, p, end, &addr);
-	err = err ? err : uwi_bp_hex(&bp->text, p, end, &size);
+	if (err)
+		return err;
+	err = uwi_bp_hex(&bp->text, p, end, &size);
 	if (err)
 		return err;
 	if ((c->sub & HAVE_INIT) && addr < init_end(c))
@@ -325,29 +335,34 @@ static int delta_line(const struct uw_bp *bp, struct uw_check *c,
 }
 
 /* What check_line() leaves to its caller. */
-#define LINE_RULES	1	/* a rule set at *p */
-#define LINE_PROG	2	/* a STACK WIN program at *p, *len bytes */
+enum line_rest {
+	REST_NONE,	/* nothing */
+	REST_RULES,	/* a rule set at *p */
+	REST_PROG,	/* a STACK WIN program at *p, *len bytes */
+};
 
 /*
- * The line [off, end), up to its rule set or program, which the caller
- * checks (so that the STACK WIN record parsed here is never on the
- * stack with the symbolic evaluation): LINE_RULES, LINE_PROG, 0 when
- * nothing is left, or an error.
+ * The line [off, end), up to its rule set or program (*rest), which the
+ * caller checks (so that the STACK WIN record parsed here is never on the
+ * stack with the symbolic evaluation): 0 or an error.
  */
 static uwi_always_inline int check_line(const struct uw_bp *bp,
 				   struct uw_check *c, uint64_t off,
-				   uint64_t end, uint64_t *p, uint64_t *len)
+				   uint64_t end, uint64_t *p, uint64_t *len,
+				   enum line_rest *rest)
 {
 	uint64_t type;
+	bool has_prog;
 	int err;
 
+	*rest = REST_NONE;
 	switch (uwi_bp_line_kind(&bp->text, off, end, p)) {
 	case L_INIT:
-		err = init_line(bp, c, p, end);
-		return err ? err : LINE_RULES;
+		*rest = REST_RULES;
+		return init_line(bp, c, p, end);
 	case L_CFI:
-		err = delta_line(bp, c, p, end);
-		return err ? err : LINE_RULES;
+		*rest = REST_RULES;
+		return delta_line(bp, c, p, end);
 	case L_WIN:
 		c->sub &= ~IN_CFI;
 		/* Types other than 0 and 4: never read past the key. */
@@ -355,8 +370,10 @@ static uwi_always_inline int check_line(const struct uw_bp *bp,
 			return UW_EBADDATA;
 		if (type != 0 && type != 4)
 			return 0;
-		err = win_fields(bp, off, p, len);
-		return err <= 0 ? err : LINE_PROG;
+		err = win_fields(bp, off, p, len, &has_prog);
+		if (has_prog)
+			*rest = REST_PROG;
+		return err;
 	default:
 		c->sub &= ~IN_CFI;
 		return 0;
@@ -373,6 +390,7 @@ int uw_bp_check(const struct uw_bp *bp, struct uw_check *c)
 {
 	const struct uw_span *t;
 	uint64_t units = 0, end, p = 0, len = 0;
+	enum line_rest rest;
 	struct sym x;
 	int err;
 
@@ -387,10 +405,10 @@ int uw_bp_check(const struct uw_bp *bp, struct uw_check *c)
 			return UW_CHECK_MORE;
 		units++;
 		end = bp_eol(t, c->total);
-		err = check_line(bp, c, c->total, end, &p, &len);
-		if (err == LINE_RULES)
+		err = check_line(bp, c, c->total, end, &p, &len, &rest);
+		if (!err && rest == REST_RULES)
 			err = rule_set(bp, &x, p, end);
-		else if (err == LINE_PROG)
+		else if (!err && rest == REST_PROG)
 			err = win_prog(bp, &x, p, len);
 		if (err)
 			return err;

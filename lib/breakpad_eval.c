@@ -383,9 +383,15 @@ static int step(struct uw_bp_eval *ev, const char *t, size_t n)
 	if (n == 1 && (t[0] == '+' || t[0] == '-' || t[0] == '*' ||
 		       t[0] == '/' || t[0] == '%' || t[0] == '@')) {
 		err = pop(ev, &o[1]);
-		err = err ? err : pop(ev, &o[0]);
-		err = err ? err : arith(t[0], o[0], o[1], &o[0]);
-		return err ? err : push(ev, o[0], 0);
+		if (err)
+			return err;
+		err = pop(ev, &o[0]);
+		if (err)
+			return err;
+		err = arith(t[0], o[0], o[1], &o[0]);
+		if (err)
+			return err;
+		return push(ev, o[0], 0);
 	}
 	if (n == 1 && (t[0] == '^' || t[0] == '=')) {
 		err = pop(ev, &o[0]);
@@ -395,11 +401,15 @@ static int step(struct uw_bp_eval *ev, const char *t, size_t n)
 			return assign(ev, o[0]);
 		err = uwi_bp_read(ev, o[0], &o[0]);
 		ev->derefs++;
-		return err ? err : push(ev, o[0], 0);
+		if (err)
+			return err;
+		return push(ev, o[0], 0);
 	}
 	if ((t[0] >= '0' && t[0] <= '9') || t[0] == '-') {
 		err = literal(t, n, &o[0]);
-		return err ? err : push(ev, o[0], 0);
+		if (err)
+			return err;
+		return push(ev, o[0], 0);
 	}
 	return push(ev, (uint64_t)(uintptr_t)t, (unsigned int)n);
 }
@@ -407,8 +417,9 @@ static int step(struct uw_bp_eval *ev, const char *t, size_t n)
 /*
  * Run s[0..len) up to the end of its line or a token ending in ':' (the
  * next rule's name).  expr: exactly one value must be left, which goes
- * to ev->value; else none.  Returns 0, 1 for an expression that is
- * ".undef" alone (the register cannot be recovered), or an error.
+ * to ev->value; else none.  Returns 0, UWI_OUTERMOST for an expression
+ * that is ".undef" alone (the register cannot be recovered; for .ra, the
+ * outermost frame), or an error.
  */
 int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
 {
@@ -433,7 +444,7 @@ int uwi_bp_run(struct uw_bp_eval *ev, const char *s, size_t len, bool expr)
 		i = j;
 	}
 	if (expr && ev->undef && ev->ntok == 1)
-		return 1;
+		return UWI_OUTERMOST;
 	if (ev->depth != (expr ? 1 : 0))
 		return UW_EBADDATA;	/* leftover values, or none */
 	return expr ? pop(ev, &ev->value) : 0;
@@ -444,7 +455,7 @@ int uw_bp_eval_expr(struct uw_bp_eval *ev, const char *s, size_t len,
 {
 	int err = uwi_bp_run(ev, s, len, true);
 
-	if (err == 1)
+	if (err == UWI_OUTERMOST)
 		return UW_EBADDATA;	/* ".undef": a name nothing defines */
 	if (!err)
 		*value = ev->value;

@@ -57,12 +57,12 @@ static int rules(const struct uw_bp *bp, struct uw_bp_work *w, uint64_t q,
 	uint64_t n, x;
 	int k, r;
 
-	while ((r = bp_next_rule(&bp->text, &q, end, &n, &x)) > 0) {
+	while (!(r = bp_next_rule(&bp->text, &q, end, &n, &x))) {
 		k = slot_of(bp, bp->text.data + n, x - n - 1);
 		if (k >= 0)
 			w->slot[k] = x;	/* names we do not hold are skipped */
 	}
-	return r;
+	return r == UW_ENOENT ? 0 : r;
 }
 
 /* The rules in force: the INIT line's, then each delta's. */
@@ -78,10 +78,16 @@ static uwi_noinline int collect(struct uw_bp_work *w)
 	while (p < w->cfi.end_off) {
 		end = bp_eol(t, p);
 		q = p + (p == w->cfi.init_off ? S_INIT_LEN : S_CFI_LEN);
+		/* The address, and an INIT record's size, before the rules. */
 		err = uwi_bp_hex(t, &q, end, &v);
-		if (!err && p == w->cfi.init_off)
+		if (err)
+			return err;
+		if (p == w->cfi.init_off) {
 			err = uwi_bp_hex(t, &q, end, &v);
-		err = err ? err : rules(w->bp, w, q, end);
+			if (err)
+				return err;
+		}
+		err = rules(w->bp, w, q, end);
 		if (err)
 			return err;
 		p = end < t->size ? end + 1 : end;
@@ -89,7 +95,10 @@ static uwi_noinline int collect(struct uw_bp_work *w)
 	return 0;
 }
 
-/* Slot k's rule: 0 with w->ev.value, 1 for ".undef", <0 an error. */
+/*
+ * Slot k's rule: 0 with w->ev.value, UWI_OUTERMOST for ".undef" (no
+ * value), or an error.
+ */
 static uwi_always_inline int rule(struct uw_bp_work *w, unsigned int k)
 {
 	const struct uw_span *t = &w->bp->text;
@@ -108,7 +117,7 @@ static uwi_noinline int cfi_finish(struct uw_bp_work *w)
 	if (!w->slot[2 + ai->sp])
 		uw_reg_set(w->caller, ai->sp, w->cfa);
 	uw_reg_set(w->caller, ai->pc, w->ra);
-	return 1;
+	return UWI_STEPPED;
 }
 
 /* The caller starts with the callee-saved registers the callee knows. */
@@ -140,13 +149,15 @@ static uwi_noinline int cfi_unwind(struct uw_bp_work *w)
 	w->ev.has_win = 0;
 	w->ev.has_cfa = 0;
 	ret = rule(w, 0);
+	if (ret == UWI_OUTERMOST)
+		return UW_ENOENT;	/* .cfa: .undef: not usable */
 	if (ret)
-		return ret > 0 ? UW_ENOENT : ret;
+		return ret;
 	w->ev.has_cfa = 1;
 	w->ev.cfa = w->cfa = w->ev.value;
 	ret = rule(w, 1);
 	if (ret)
-		return ret > 0 ? 0 : ret;	/* .ra: .undef: outermost */
+		return ret;	/* .ra: .undef: UWI_OUTERMOST */
 	if (!w->ev.derefs)
 		w->flags |= UW_BP_F_RA_IN_REG;
 	w->ra = w->ev.value;
@@ -159,7 +170,7 @@ static uwi_noinline int cfi_unwind(struct uw_bp_work *w)
 		ret = rule(w, k);
 		if (!ret)
 			uw_reg_set(w->caller, k - 2, w->ev.value);
-		else if (ret != 1 && ret != UW_EREG)
+		else if (ret != UWI_OUTERMOST && ret != UW_EREG)
 			return ret;
 	}
 	return cfi_finish(w);
@@ -236,7 +247,7 @@ static uwi_noinline int win_finish(struct uw_bp_work *w)
 				   ev->var_val[i]);
 	}
 	w->flags |= UW_BP_F_WIN;
-	return 1;
+	return UWI_STEPPED;
 }
 
 static uwi_noinline int win_unwind(struct uw_bp_work *w)
@@ -249,12 +260,16 @@ static uwi_noinline int win_unwind(struct uw_bp_work *w)
 	ev->win[UW_BP_RA_SEARCH_START] = ev->win[UW_BP_RA_SEARCH] =
 		ra_search(ev, ev->win[UW_BP_RA_SEARCH_START]);
 	err = uwi_bp_run(ev, w->prog, w->prog_len, false);
-	return err ? err : win_finish(w);
+	if (err)
+		return err;
+	return win_finish(w);
 }
 
 /*
  * Find the records for w->pc and run them; have_cfi: w->cfi holds the
- * STACK CFI records for it already (the walker's cache).
+ * STACK CFI records for it already (the walker's cache).  UWI_STEPPED,
+ * UWI_OUTERMOST (.ra: .undef), UW_ENOENT (no record, or no .cfa or .ra
+ * rule in force) or another error.
  */
 static uwi_noinline int unwind(struct uw_bp_work *w, bool have_cfi)
 {
@@ -285,12 +300,17 @@ int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 		 const struct uw_walk_cfg *cfg, struct uw_bp_work *w,
 		 const struct uw_regs *callee, struct uw_regs *caller)
 {
+	int ret;
+
 	w->bp = bp;
 	w->callee = w->ev.regs = callee;
 	w->caller = caller;
 	w->ev.cfg = cfg;
 	w->pc = pc;
-	return unwind(w, false);
+	ret = unwind(w, false);
+	if (ret == UWI_STEPPED)
+		return UW_BP_CALLER;
+	return ret == UWI_OUTERMOST ? UW_BP_OUTERMOST : ret;
 }
 
 /* The walker's cursor takes the caller the rules gave. */
@@ -360,7 +380,7 @@ int uwi_bp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	bp_fill(cur, w);
 	if (ret == UW_ENOENT)
 		return UWI_NEXT;
-	if (ret == 0)
-		return UWI_OUTERMOST;
-	return ret < 0 ? ret : bp_done(cur, &a->info);
+	if (ret != UWI_STEPPED)
+		return ret;	/* UWI_OUTERMOST, or an error */
+	return bp_done(cur, &a->info);
 }

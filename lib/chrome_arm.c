@@ -44,12 +44,12 @@ int uw_chrome_init(struct uw_chrome *ct, const struct uw_span *blob,
 	ct->fot_size = h[5];
 	ct->insn_off = h[6];
 	ct->insn_size = h[7];
-	err = table(blob, ct->page_off, 4 * (uint64_t)ct->pages);
-	err = err ? err : table(blob, ct->fn_off, 4 * (uint64_t)ct->fns);
-	err = err ? err : table(blob, ct->fot_off, ct->fot_size);
-	err = err ? err : table(blob, ct->insn_off, ct->insn_size);
-	if (err)
-		return err;
+	/* table() fails with UW_EHEADER alone. */
+	if (table(blob, ct->page_off, 4 * (uint64_t)ct->pages) ||
+	    table(blob, ct->fn_off, 4 * (uint64_t)ct->fns) ||
+	    table(blob, ct->fot_off, ct->fot_size) ||
+	    table(blob, ct->insn_off, ct->insn_size))
+		return UW_EHEADER;
 	/*
 	 * Page starts never decrease and never pass the function table; the
 	 * first is entry 0 (an entry before it would be no page's, yet the
@@ -179,10 +179,9 @@ int uw_chrome_find(const struct uw_chrome *ct, uint64_t pc,
 	/* The first pair whose offset is at or before the pc; 0 ends a list. */
 	pos = fot;
 	do {
-		err = uleb(ct, &pos, &foff);
-		err = err ? err : uleb(ct, &pos, &insn);
-		if (err)
-			return err;
+		/* uleb() fails with UW_EBADDATA alone. */
+		if (uleb(ct, &pos, &foff) || uleb(ct, &pos, &insn))
+			return UW_EBADDATA;
 	} while (foff > loc->instr_off);
 	if (insn >= ct->insn_size)
 		return UW_EBADDATA;
@@ -205,7 +204,6 @@ int uw_chrome_exec(const struct uw_chrome *ct, const struct uw_chrome_loc *loc,
  * c->off its offset list position + 1 (0: the entry is not begun),
  * c->prev the page offset of the entry before it.
  */
-enum { LIST_END = 1 };
 
 /* Begin entry c->item: in page order with the entry before it. */
 static int check_begin(const struct uw_chrome *ct, struct uw_check *c)
@@ -228,19 +226,18 @@ static int check_begin(const struct uw_chrome *ct, struct uw_check *c)
 /*
  * The next (offset, instruction) pair of the entry's list, and the
  * sequence it names, as uw_chrome_find() and uw_chrome_exec() read them:
- * 0, LIST_END after the pair with offset 0, or an error.
+ * 0 (*last set after the pair with offset 0, which ends the list) or an
+ * error.
  */
 static int check_pair(const struct uw_chrome *ct, struct uw_check *c,
-		      uint64_t *units)
+		      uint64_t *units, bool *last)
 {
 	uint32_t pos = c->off - 1, foff, insn;
 	struct uwi_arm_vrs v;
 	int err;
 
-	err = uleb(ct, &pos, &foff);
-	err = err ? err : uleb(ct, &pos, &insn);
-	if (err)
-		return err;
+	if (uleb(ct, &pos, &foff) || uleb(ct, &pos, &insn))
+		return UW_EBADDATA;
 	if (insn >= ct->insn_size)
 		return UW_EBADDATA;
 	uwi_arm_vrs_bytes(&v, NULL, ct->blob.data + ct->insn_off,
@@ -249,12 +246,14 @@ static int check_pair(const struct uw_chrome *ct, struct uw_check *c,
 	if (err)
 		return err;
 	c->off = pos + 1;	/* pos <= fot_size < 2^32 - 1 */
-	return foff == 0 ? LIST_END : 0;
+	*last = foff == 0;
+	return 0;
 }
 
 int uw_chrome_check(const struct uw_chrome *ct, struct uw_check *c)
 {
 	uint64_t units = 0;
+	bool last;
 	int ret;
 
 	if (!ct || !c)
@@ -269,10 +268,10 @@ int uw_chrome_check(const struct uw_chrome *ct, struct uw_check *c)
 			if (ret)
 				return ret;
 		}
-		ret = check_pair(ct, c, &units);
-		if (ret < 0)
+		ret = check_pair(ct, c, &units, &last);
+		if (ret)
 			return ret;
-		if (ret == LIST_END) {
+		if (last) {
 			c->item++;
 			c->off = 0;
 		}

@@ -59,7 +59,6 @@ int uw_cu_init(struct uw_cu *cu, const struct uw_span *sec, uint64_t base,
 	       enum uw_arch arch)
 {
 	uint32_t version, prev = 0, fo = 0, page = 0, i;
-	int err;
 
 	if (!cu || !sec || !sec->data)
 		return UW_EINVAL;
@@ -71,14 +70,11 @@ int uw_cu_init(struct uw_cu *cu, const struct uw_span *sec, uint64_t base,
 	cu->sec = *sec;
 	cu->base = base;
 	cu->arch = (uint8_t)arch;
-	err = rd32(cu, 0, &version);
-	err = err ? err : rd32(cu, 4, &cu->enc_off);
-	err = err ? err : rd32(cu, 8, &cu->enc_count);
-	err = err ? err : rd32(cu, 12, &cu->pers_off);
-	err = err ? err : rd32(cu, 16, &cu->pers_count);
-	err = err ? err : rd32(cu, 20, &cu->idx_off);
-	err = err ? err : rd32(cu, 24, &cu->idx_count);
-	if (err)
+	/* A header too short for its seven words is no header. */
+	if (rd32(cu, 0, &version) || rd32(cu, 4, &cu->enc_off) ||
+	    rd32(cu, 8, &cu->enc_count) || rd32(cu, 12, &cu->pers_off) ||
+	    rd32(cu, 16, &cu->pers_count) || rd32(cu, 20, &cu->idx_off) ||
+	    rd32(cu, 24, &cu->idx_count))
 		return UW_EHEADER;
 	if (version != UW_CU_VERSION)
 		return UW_EVERSION;
@@ -117,21 +113,17 @@ static uwi_always_inline int read_page(const struct uw_cu *cu, uint32_t i,
 {
 	uint32_t kind;
 	uint16_t eoff, ecount = 0, loff = 0;
-	int err;
 
-	err = idx_fn(cu, i, &p->fo);
-	err = err ? err : idx_fn(cu, i + 1, &p->end);
-	err = err ? err : idx_page(cu, i, &p->off);
-	err = err ? err : rd32(cu, p->off, &kind);
-	err = err ? err : rd16(cu, (uint64_t)p->off + 4, &eoff);
-	err = err ? err : rd16(cu, (uint64_t)p->off + 6, &p->count);
-	if (err)
-		return err;
+	/* Each read can fail with UW_EBOUNDS alone (uwi_rd()). */
+	if (idx_fn(cu, i, &p->fo) || idx_fn(cu, i + 1, &p->end) ||
+	    idx_page(cu, i, &p->off) || rd32(cu, p->off, &kind) ||
+	    rd16(cu, (uint64_t)p->off + 4, &eoff) ||
+	    rd16(cu, (uint64_t)p->off + 6, &p->count))
+		return UW_EBOUNDS;
 	if (kind == COMPRESSED_PAGE) {
-		err = rd16(cu, (uint64_t)p->off + 8, &loff);
-		err = err ? err : rd16(cu, (uint64_t)p->off + 10, &ecount);
-		if (err)
-			return err;
+		if (rd16(cu, (uint64_t)p->off + 8, &loff) ||
+		    rd16(cu, (uint64_t)p->off + 10, &ecount))
+			return UW_EBOUNDS;
 	} else if (kind != REGULAR_PAGE) {
 		return UW_EBADDATA;
 	}
@@ -274,7 +266,7 @@ int uw_cu_next(const struct uw_cu *cu, uint32_t *page, uint32_t *index,
 		(*page)++;
 		*index = 0;
 	}
-	return 1;
+	return UW_CU_NEXT_END;
 }
 
 /* ---- the whole-table check ---- */
@@ -340,32 +332,40 @@ static int check_entry(const struct uw_cu *cu, uint32_t i, uint32_t j,
 	struct uw_cu_entry e;
 	int err = uw_cu_next(cu, &i, &j, &e);
 
-	if (!err)
-		*enc = e.encoding;
-	return err;
+	if (err)
+		return err;	/* never UW_CU_NEXT_END: j is below the count */
+	*enc = e.encoding;
+	return 0;
 }
 
-/* What check_next() gives besides UW_CHECK_DONE, MORE and errors. */
-#define NEXT_PAGE	2	/* a page begun */
-#define NEXT_ENC	3	/* an encoding for the caller to check */
+/* The unit of work check_next() hands out. */
+enum cu_unit {
+	CU_DONE,	/* the whole table is checked */
+	CU_MORE,	/* the call's limit is reached */
+	CU_PAGE,	/* a page begun (and checked) */
+	CU_ENC,		/* an encoding for the caller to check */
+};
 
 /*
- * The check's next unit: a page begun, an entry, a common encoding.
- * NEXT_ENC with the encoding of an entry or the common encodings in
- * *enc, which the caller checks (so that check_enc()'s rule is never on
- * the stack with this frame's page).  c->item is the index entry whose
- * page is checked (the sentinel's number for the LSDA array and the
- * common encodings); c->sub is 0 before the page is begun, then 1 + its
- * entries handed out (the common encodings handed out, at the sentinel);
- * c->total counts the entries of all pages begun.
+ * The check's next unit (*u): a page begun, an entry, a common encoding.
+ * CU_ENC with the encoding of an entry or the common encodings in *enc,
+ * which the caller checks (so that check_enc()'s rule is never on the
+ * stack with this frame's page).  c->item is the index entry whose page
+ * is checked (the sentinel's number for the LSDA array and the common
+ * encodings); c->sub is 0 before the page is begun, then 1 + its entries
+ * handed out (the common encodings handed out, at the sentinel);
+ * c->total counts the entries of all pages begun.  Returns 0 or the
+ * error of the unit.
  */
 static uwi_noinline int check_next(const struct uw_cu *cu, struct uw_check *c,
-				   uint64_t *units, uint32_t *enc)
+				   uint64_t *units, uint32_t *enc,
+				   enum cu_unit *u)
 {
 	uint32_t lo, hi;
 	struct page p;
 	int err;
 
+	*u = CU_MORE;
 	/* Every page once (read again for each entry), each entry once. */
 	while (c->item < cu->idx_count - 1) {
 		err = read_page(cu, c->item, &p);
@@ -377,48 +377,55 @@ static uwi_noinline int check_next(const struct uw_cu *cu, struct uw_check *c,
 			continue;
 		}
 		if (c->limit && *units >= c->limit)
-			return UW_CHECK_MORE;
+			return 0;
 		(*units)++;
 		if (!c->sub) {
 			c->sub = 1;
-			err = check_page(cu, &p, c);
-			return err ? err : NEXT_PAGE;
+			*u = CU_PAGE;
+			return check_page(cu, &p, c);
 		}
 		err = check_entry(cu, c->item, c->sub - 1, enc);
 		c->sub++;
-		return err ? err : NEXT_ENC;
+		*u = CU_ENC;
+		return err;
 	}
 	if (!c->sub) {
 		err = lsda_array(cu, &lo, &hi);
 		if (err)
 			return err;
 	}
-	if (c->sub >= cu->enc_count)
-		return UW_CHECK_DONE;
+	if (c->sub >= cu->enc_count) {
+		*u = CU_DONE;
+		return 0;
+	}
 	if (c->limit && *units >= c->limit)
-		return UW_CHECK_MORE;
+		return 0;
 	(*units)++;
 	rd32(cu, cu->enc_off + (uint64_t)c->sub * 4, enc);
 	c->sub++;
-	return NEXT_ENC;
+	*u = CU_ENC;
+	return 0;
 }
 
 int uw_cu_check(const struct uw_cu *cu, struct uw_check *c)
 {
+	enum cu_unit u;
 	uint64_t units = 0;
 	uint32_t enc = 0;
-	int ret;
+	int err;
 
 	if (!cu || !c)
 		return UW_EINVAL;
 	for (;;) {
-		ret = check_next(cu, c, &units, &enc);
-		if (ret == NEXT_ENC)
-			ret = check_enc(cu, enc);
-		else if (ret != NEXT_PAGE)
-			return ret;	/* done, more, or an error */
-		if (ret < 0)
-			return ret;
+		err = check_next(cu, c, &units, &enc, &u);
+		if (!err && u == CU_ENC)
+			err = check_enc(cu, enc);
+		if (err)
+			return err;
+		if (u == CU_DONE)
+			return UW_CHECK_DONE;
+		if (u == CU_MORE)
+			return UW_CHECK_MORE;
 	}
 }
 
@@ -618,7 +625,7 @@ static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
 {
 	struct uwi_cu_work *w = &cur->scratch.cu;
 	uint64_t *v = w->tmp;	/* base, size */
-	int err = 0;
+	int err;
 
 	v[1] = w->r.stack_size;
 	if (w->r.kind == UW_CU_FRAME) {
@@ -629,11 +636,14 @@ static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
 		if (!uw_reg_get(&cur->regs, ai->sp, &v[0]))
 			return UW_EREG;
 		/* The sub is read at its run-time address. */
-		if (w->r.kind == UW_CU_FRAMELESS_IND)
+		if (w->r.kind == UW_CU_FRAMELESS_IND) {
 			err = uw_cu_ind_size(&w->r, w->e.fn_start + w->bias,
 					     w->cfg, &v[1]);
+			if (err)
+				return err;
+		}
 	}
-	return err ? err : uwi_add_off(v[0], (int64_t)v[1], &w->cfa);
+	return uwi_add_off(v[0], (int64_t)v[1], &w->cfa);
 }
 
 /*
@@ -652,20 +662,31 @@ static uwi_noinline int cu_apply(struct uw_cursor *cur,
 	err = cu_cfa(cur, ai);
 	if (err)
 		return err;
-	if (w->r.ra_in_lr)
-		err = uw_reg_get(&cur->regs, ai->ra, &w->ra) ? 0 : UW_EREG;
-	else
-		err = uwi_add_off(w->cfa, -(int64_t)n, &w->tmp[0]) ?
-		      UW_EOVERFLOW : uwi_read_word(cfg, n, w->tmp[0], &w->ra);
-	/* FRAME: cfa = fp + 2n, no wrap. */
-	if (!err && w->r.kind == UW_CU_FRAME)
-		err = uwi_read_word(cfg, n, w->cfa - 2 * n, &w->fp);
-	for (i = 0; !err && i < w->r.nsaved; i++) {
-		err = uwi_add_off(w->cfa, w->r.saved[i].off, &w->tmp[0]);
-		err = err ? err : uwi_read_word(cfg, n, w->tmp[0], &w->val[i]);
+	if (w->r.ra_in_lr) {
+		if (!uw_reg_get(&cur->regs, ai->ra, &w->ra))
+			return UW_EREG;
+	} else {
+		err = uwi_add_off(w->cfa, -(int64_t)n, &w->tmp[0]);
+		if (err)
+			return err;
+		err = uwi_read_word(cfg, n, w->tmp[0], &w->ra);
+		if (err)
+			return err;
 	}
-	if (err)
-		return err;
+	/* FRAME: cfa = fp + 2n, no wrap. */
+	if (w->r.kind == UW_CU_FRAME) {
+		err = uwi_read_word(cfg, n, w->cfa - 2 * n, &w->fp);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < w->r.nsaved; i++) {
+		err = uwi_add_off(w->cfa, w->r.saved[i].off, &w->tmp[0]);
+		if (err)
+			return err;
+		err = uwi_read_word(cfg, n, w->tmp[0], &w->val[i]);
+		if (err)
+			return err;
+	}
 	if (cfg->arch == UW_ARCH_AARCH64)
 		w->ra &= ~cfg->pac_mask;
 	cur->regs.valid &= uwi_callee_saved(cfg->arch);
@@ -719,9 +740,9 @@ static uwi_noinline int cu_step(struct uw_cursor *cur,
 	if (w->cu->arch != w->cfg->arch)
 		return UW_EARCH;
 	err = cu_find(cur);
-	if (err == UW_ENOENT)
-		return UWI_NEXT;
-	err = err ? err : uw_cu_decode(w->cu, w->e.encoding, &w->r);
+	if (err)
+		return err == UW_ENOENT ? UWI_NEXT : err;
+	err = uw_cu_decode(w->cu, w->e.encoding, &w->r);
 	if (err)
 		return err;
 	/*

@@ -123,7 +123,9 @@ int uw_ehabi_entry(const struct uw_ehabi *eh, uint32_t i,
 	if (i >= eh->count)
 		return UW_EINVAL;
 	err = fn_start(eh, i, &e->fn_start);
-	err = err ? err : uwi_rd32(&eh->exidx, off + 4, eh->big_endian, &w);
+	if (err)
+		return err;
+	err = uwi_rd32(&eh->exidx, off + 4, eh->big_endian, &w);
 	if (err)
 		return err;
 	e->fn_start &= ~(uint64_t)1;

@@ -117,7 +117,9 @@ int uw_sframe_init(struct uw_sframe *sf, const struct uw_span *sec)
 		return UW_EHEADER;
 	sf->abi = h[4];
 	err = abi_arch(sf->abi, be, sf->version, &sf->arch);
-	err = err ? err : uw_arch_info(sf->arch, &sf->ai);
+	if (err)
+		return err;
+	err = uw_arch_info(sf->arch, &sf->ai);
 	if (err)
 		return err;
 	sf->fixed_fp = (int8_t)h[5];
@@ -519,7 +521,9 @@ static uwi_always_inline int find_fde(const struct uw_sframe *sf, uint64_t pc,
 	uint64_t off;
 	int err = find_fde_entry(sf, pc, be, &off);
 
-	err = err ? err : fde_decode(sf, off, be, fde);
+	if (err)
+		return err;
+	err = fde_decode(sf, off, be, fde);
 	if (err)
 		return err;
 	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
@@ -738,31 +742,31 @@ static uwi_always_inline int row_default(const struct uw_sframe *sf,
 }
 
 /*
- * One FLEX (control, offset) rule: 0 with *r set, FLEX_ABSENT when the
- * FRE gives none (the caller applies the default), or an error.  A zero
- * control word is padding.
+ * One FLEX (control, offset) rule: 0 with *r set, or *given false when
+ * the FRE gives none (the caller applies the default), or an error.  A
+ * zero control word is padding.
  */
-enum { FLEX_ABSENT = 1 };
-
 static uwi_always_inline int flex_rule(const struct uw_sframe_fre *fre,
 				      unsigned int *i, bool is_cfa,
-				      struct uw_rule *r)
+				      struct uw_rule *r, bool *given)
 {
 	uint32_t ctrl;
 	unsigned int reg;
 
+	*given = false;
 	if (*i >= fre->nwords)
-		return FLEX_ABSENT;
+		return 0;
 	/* Control words are unsigned data: undo the sign extension. */
 	ctrl = (uint32_t)fre->w[*i];
 	if (fre->word_size < 4)
 		ctrl &= (1u << (8 * fre->word_size)) - 1;
 	if (ctrl == 0 && !is_cfa) {
 		*i += 1;
-		return FLEX_ABSENT;
+		return 0;
 	}
 	if (*i + 1 >= fre->nwords)
 		return UW_EBADDATA;
+	*given = true;
 	reg = ctrl >> 3;
 	r->off = fre->w[*i + 1];
 	*i += 2;
@@ -791,11 +795,14 @@ static uwi_always_inline int row_flex(const struct uw_sframe *sf,
 				     struct uw_row *row)
 {
 	unsigned int i = 0;
+	bool given;
 	int ret;
 
-	ret = flex_rule(fre, &i, true, &row->cfa);
+	ret = flex_rule(fre, &i, true, &row->cfa, &given);
 	if (ret)
-		return ret == FLEX_ABSENT ? UW_EBADDATA : ret;
+		return ret;
+	if (!given)
+		return UW_EBADDATA;	/* a CFA rule is required */
 	/* s390x scales the CFA offset in FLEX FDEs too (gas, libsframe). */
 	if (sf->arch == UW_ARCH_S390X) {
 		int64_t off = (int64_t)row->cfa.off * S390X_CFA_SCALE +
@@ -805,16 +812,16 @@ static uwi_always_inline int row_flex(const struct uw_sframe *sf,
 			return UW_EBADDATA;
 		row->cfa.off = (int32_t)off;
 	}
-	ret = flex_rule(fre, &i, false, &row->ra);
-	if (ret == FLEX_ABSENT)
+	ret = flex_rule(fre, &i, false, &row->ra, &given);
+	if (ret)
+		return ret;
+	if (!given)
 		ra_default(sf, ai, &row->ra);
-	else if (ret)
+	ret = flex_rule(fre, &i, false, &row->fp, &given);
+	if (ret)
 		return ret;
-	ret = flex_rule(fre, &i, false, &row->fp);
-	if (ret == FLEX_ABSENT)
+	if (!given)
 		fp_default(sf, &row->fp);
-	else if (ret)
-		return ret;
 	return i == fre->nwords ? 0 : UW_EBADDATA;
 }
 
@@ -870,23 +877,23 @@ int uw_sframe_row(const struct uw_sframe *sf, const struct uw_sframe_fde *fde,
  * info_off is the FRE's info byte (inside the subsection: the scan read
  * it, and refused a reserved word size), start its start.  One to three
  * data words are read as values, without a struct uw_sframe_fre; other
- * counts (none: an outermost row; more: malformed) return FRE_GENERAL,
- * for the general decoders.
+ * counts (none: an outermost row; more: malformed) are left to the
+ * general decoders (*general set, nothing done).  0 or an error.
  */
-enum { FRE_GENERAL = 1 };
-
 static uwi_always_inline int fre_row_default(const struct uw_sframe *sf,
 					    const struct uw_sframe_fde *fde,
 					    uint32_t info_off, uint32_t start,
-					    bool be, struct uw_row *row)
+					    bool be, struct uw_row *row,
+					    bool *general)
 {
 	const uint8_t *p = sf->sec.data + sf->fre_start + info_off;
 	const uint8_t info = p[0];
 	const unsigned int n = (info >> 1) & 0xf, code = (info >> 5) & 3;
 	int32_t w[3] = { 0, 0, 0 };
 
-	if (n - 1 > 2)
-		return FRE_GENERAL;
+	*general = n - 1 > 2;
+	if (*general)
+		return 0;
 	if ((uint64_t)info_off + 1 + (n << code) > sf->fre_len)
 		return UW_EBOUNDS;
 	/* One fre_words() per word size, each with its size a constant. */
@@ -916,6 +923,7 @@ static uwi_always_inline int sframe_find(const struct uw_sframe *sf,
 	struct uw_sframe_fde fde;
 	struct uw_sframe_fre fre;
 	uint32_t off, start;
+	bool general;
 	int err;
 
 	err = find_fde(sf, pc, be, &fde);
@@ -932,14 +940,16 @@ static uwi_always_inline int sframe_find(const struct uw_sframe *sf,
 	if (err)
 		return err;
 	if (fde.fde_type == UW_SFRAME_FDE_DEFAULT) {
-		err = fre_row_default(sf, &fde, off, start, be, row);
-		if (err != FRE_GENERAL)
+		err = fre_row_default(sf, &fde, off, start, be, row, &general);
+		if (err || !general)
 			return err;
 	}
 	/* The FRE's own offset: back over its start field. */
 	off -= 1u << fde.fre_type;
 	err = uw_sframe_fre(sf, &fde, &off, &fre);
-	return err ? err : uw_sframe_row(sf, &fde, &fre, row);
+	if (err)
+		return err;
+	return uw_sframe_row(sf, &fde, &fre, row);
 }
 
 int uw_sframe_find(const struct uw_sframe *sf, uint64_t pc,

@@ -142,7 +142,7 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
  */
 int uwi_arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
-	uint64_t fp, ra, caller_fp, sp;
+	uint64_t fp, ra, caller_fp, sp, rec;
 	bool thumb = cur->step.pc & 1;
 	unsigned int reg = thumb ? UW_ARM_R7 : UW_ARM_R11;
 	int err;
@@ -153,15 +153,13 @@ int uwi_arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 		return UWI_CHAIN_END;
 	if ((fp & 3) || fp < 4 || fp > 0xffffffffu - 8)
 		return UW_EALIGN;
-	if (thumb) {
-		err = uwi_read_word(cfg, 4, fp, &caller_fp);
-		err = err ? err : uwi_read_word(cfg, 4, fp + 4, &ra);
-		sp = fp + 8;
-	} else {
-		err = uwi_read_word(cfg, 4, fp - 4, &caller_fp);
-		err = err ? err : uwi_read_word(cfg, 4, fp, &ra);
-		sp = fp + 4;
-	}
+	/* Thumb: [r7] = caller's r7, lr above it; ARM: lr at [fp]. */
+	rec = thumb ? fp : fp - 4;
+	sp = thumb ? fp + 8 : fp + 4;
+	err = uwi_read_word(cfg, 4, rec, &caller_fp);
+	if (err)
+		return err;
+	err = uwi_read_word(cfg, 4, rec + 4, &ra);
 	if (err)
 		return err;
 	cur->cfa = sp;

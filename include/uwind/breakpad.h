@@ -425,6 +425,16 @@ int uw_bp_eval_var(const struct uw_bp_eval *ev, const char *name,
 		   size_t len, uint64_t *value);
 
 /**
+ * enum uw_bp_unwind_ret - what uw_bp_unwind() returns besides errors
+ * @UW_BP_OUTERMOST: the frame is the outermost (.ra: .undef)
+ * @UW_BP_CALLER: the caller's registers are in caller
+ */
+enum uw_bp_unwind_ret {
+	UW_BP_OUTERMOST = 0,
+	UW_BP_CALLER = 1,
+};
+
+/**
  * uw_bp_unwind() - unwind one frame with a symbol file's rules
  * @bp: the table
  * @pc: the address, in the table's address space, exact (the walker
@@ -438,12 +448,13 @@ int uw_bp_eval_var(const struct uw_bp_eval *ev, const char *name,
  * x86 tries STACK WIN first, then STACK CFI; the other architectures
  * STACK CFI.  w->cfa, w->ra and w->flags say more.
  *
- * Return: 1 with the caller, 0 for an outermost frame (.ra: .undef),
- * UW_ENOENT where no record covers pc or no .cfa or .ra rule is in
- * force, or another error.  After uw_bp_check() accepted the table,
- * never a format error (UW_EBADDATA, UW_EBOUNDS, UW_EUNSORTED): only
- * errors of the caller's registers and memory (UW_EREG, UW_EREAD,
- * UW_ESTACK, UW_EOVERFLOW) and of its arguments (UW_EARCH, UW_EINVAL).
+ * Return: UW_BP_CALLER (1) with the caller, UW_BP_OUTERMOST (0) for an
+ * outermost frame (.ra: .undef), UW_ENOENT where no record covers pc or
+ * no .cfa or .ra rule is in force, or another error.  After
+ * uw_bp_check() accepted the table, never a format error (UW_EBADDATA,
+ * UW_EBOUNDS, UW_EUNSORTED): only errors of the caller's registers and
+ * memory (UW_EREG, UW_EREAD, UW_ESTACK, UW_EOVERFLOW) and of its
+ * arguments (UW_EARCH, UW_EINVAL).
  */
 int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 		 const struct uw_walk_cfg *cfg, struct uw_bp_work *w,

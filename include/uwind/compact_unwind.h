@@ -188,6 +188,16 @@ int uw_cu_init(struct uw_cu *cu, const struct uw_span *sec, uint64_t base,
 int uw_cu_find(const struct uw_cu *cu, uint64_t pc, struct uw_cu_entry *e);
 
 /**
+ * enum uw_cu_next_ret - what uw_cu_next() returns besides errors
+ * @UW_CU_NEXT_ENTRY: e holds the next entry
+ * @UW_CU_NEXT_END: the iteration is over
+ */
+enum uw_cu_next_ret {
+	UW_CU_NEXT_ENTRY = 0,
+	UW_CU_NEXT_END = 1,
+};
+
+/**
  * uw_cu_next() - the entries in order
  * @cu: the table
  * @page: the page; 0 to start
@@ -196,9 +206,9 @@ int uw_cu_find(const struct uw_cu *cu, uint64_t pc, struct uw_cu_entry *e);
  *
  * Each call fills e and advances *page and *index.
  *
- * Return: 1 at the end, 0 with e filled, or an error (the iteration
- * cannot go on).  After uw_cu_check() accepted the table, never an
- * error.
+ * Return: UW_CU_NEXT_END (1) at the end, UW_CU_NEXT_ENTRY (0) with e
+ * filled, or an error (the iteration cannot go on).  After uw_cu_check()
+ * accepted the table, never an error.
  */
 int uw_cu_next(const struct uw_cu *cu, uint32_t *page, uint32_t *index,
 	       struct uw_cu_entry *e);
