@@ -41,9 +41,20 @@ HOST_CFLAGS += $(SANFLAGS)
 HOST_LDFLAGS += $(SANFLAGS)
 endif
 
-# The core's sources come from lib/uwind.mk: every switch on here.
+# The core's sources come from lib/uwind.mk: every switch on here, or
+# with FAST=0 all but the fast loops (config.h: UW_HAS_FAST), e.g.
+# "make O=build-nofast FAST=0 check-unit" runs the unit tests on the
+# general step alone.
 include lib/uwind.mk
-LIB_SRCS := $(addprefix lib/,$(call uw_srcs,$(UW_CONFIG_full)))
+FAST ?= 1
+ifeq ($(FAST),0)
+LIB_CONFIG := $(UW_CONFIG_small)
+else
+LIB_CONFIG := $(UW_CONFIG_full)
+endif
+LIB_SWITCHES := $(call uw_cflags,$(LIB_CONFIG))
+LIB_CFLAGS += $(LIB_SWITCHES)
+LIB_SRCS := $(addprefix lib/,$(call uw_srcs,$(LIB_CONFIG)))
 LIB_OBJS := $(LIB_SRCS:lib/%.c=$(O)/lib/%.o)
 LIB_HDRS := $(wildcard include/uwind/*.h lib/*.h) lib/uwind.mk
 LIBUWIND := $(O)/libuwind.a

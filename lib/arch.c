@@ -17,18 +17,26 @@
 
 #define CALL_PHASES	{ UWI_PHASE_TABLES, UWI_PHASE_SIGFRAME, UWI_PHASE_FP }
 
+/* The pc, sp and fp bits of a register set (struct uwi_arch.frame_regs). */
+#define FRAME_REGS(pc, sp, fp)	((uint64_t)1 << (pc) | (uint64_t)1 << (sp) | \
+				 (uint64_t)1 << (fp))
+
 static const struct uwi_arch arch_table[UW_ARCH_COUNT] = {
 	[UW_ARCH_X86_64] = {
 		.info = { .pc = UW_X86_64_RIP, .sp = UW_X86_64_RSP,
 			  .fp = UW_X86_64_RBP, .ra = UW_X86_64_RIP,
 			  .ptr_size = 8, .has_lr = 0 },
 		.fp_kind = UWI_FP_PAIR, .phases = CALL_PHASES,
+		.frame_regs = FRAME_REGS(UW_X86_64_RIP, UW_X86_64_RSP,
+					 UW_X86_64_RBP),
 	},
 	[UW_ARCH_AARCH64] = {
 		.info = { .pc = UW_AARCH64_PC, .sp = UW_AARCH64_SP,
 			  .fp = UW_AARCH64_X29, .ra = UW_AARCH64_X30,
 			  .ptr_size = 8, .has_lr = 1 },
 		.fp_kind = UWI_FP_PAIR, .phases = CALL_PHASES,
+		.frame_regs = FRAME_REGS(UW_AARCH64_PC, UW_AARCH64_SP,
+					 UW_AARCH64_X29),
 	},
 	/* s390x's CFA sits 160 bytes above the caller's stack pointer. */
 	[UW_ARCH_S390X] = {
@@ -37,6 +45,8 @@ static const struct uwi_arch arch_table[UW_ARCH_COUNT] = {
 			  .ptr_size = 8, .has_lr = 1 },
 		.fp_kind = UWI_FP_NONE, .sp_from_cfa = -160,
 		.phases = CALL_PHASES,
+		.frame_regs = FRAME_REGS(UW_S390X_PC, UW_S390X_R15,
+					 UW_S390X_R11),
 	},
 	[UW_ARCH_ARM] = {
 		.info = { .pc = UW_ARM_PC, .sp = UW_ARM_SP,
@@ -45,12 +55,14 @@ static const struct uwi_arch arch_table[UW_ARCH_COUNT] = {
 		.fp_kind = UWI_FP_ARM, .thumb = 1,
 		.phases = { UWI_PHASE_EXCFRAME, UWI_PHASE_SIGFRAME,
 			    UWI_PHASE_TABLES, UWI_PHASE_FP },
+		.frame_regs = FRAME_REGS(UW_ARM_PC, UW_ARM_SP, UW_ARM_R11),
 	},
 	[UW_ARCH_X86] = {
 		.info = { .pc = UW_X86_EIP, .sp = UW_X86_ESP,
 			  .fp = UW_X86_EBP, .ra = UW_X86_EIP,
 			  .ptr_size = 4, .has_lr = 0 },
 		.fp_kind = UWI_FP_PAIR, .phases = CALL_PHASES,
+		.frame_regs = FRAME_REGS(UW_X86_EIP, UW_X86_ESP, UW_X86_EBP),
 	},
 };
 

@@ -315,33 +315,20 @@ static int arith(char op, uint64_t a, uint64_t b, uint64_t *r)
 }
 
 /*
- * '^': a word of program memory, read through the caller's accessor
- * (within the stack bounds, when given) into the evaluator's buffer, or
- * in place under UW_WALK_DIRECT_STACK.
+ * '^': a word of the program's stack, read as the walker reads one
+ * (uwi_read_word(): within the stack bounds, in place or through the
+ * accessor); a word whose address would wrap is an overflow.
  */
 int uwi_bp_read(struct uw_bp_eval *ev, uint64_t addr, uint64_t *v)
 {
 	const struct uw_walk_cfg *cfg = ev->cfg;
 	unsigned int n = word32(ev) ? 4 : 8;
-	const uint8_t *p = ev->buf;
 
 	if (!cfg->mem.read && !(cfg->flags & UW_WALK_DIRECT_STACK))
 		return UW_EINVAL;
 	if (addr > ~(uint64_t)0 - (n - 1))
 		return UW_EOVERFLOW;
-	if (cfg->flags & UW_WALK_DIRECT_STACK) {
-		p = uwi_direct(cfg, addr, n);
-		if (!p)
-			return UW_ESTACK;
-	} else {
-		if (cfg->stack_hi &&
-		    (addr < cfg->stack_lo || addr + (n - 1) >= cfg->stack_hi))
-			return UW_ESTACK;
-		if (cfg->mem.read(cfg->mem.ctx, addr, ev->buf, n))
-			return UW_EREAD;
-	}
-	*v = uwi_load(p, n, cfg->big_endian);
-	return 0;
+	return uwi_read_word(cfg, n, addr, v);
 }
 
 /* '=': the value on top goes to the $-name below it. */

@@ -112,8 +112,7 @@ static uwi_noinline int cfi_finish(struct uw_bp_work *w)
 {
 	const struct uw_arch_info *ai = &uwi_arch_get(w->ev.cfg->arch)->info;
 
-	if (w->ev.cfg->arch == UW_ARCH_AARCH64)
-		w->ra &= ~w->ev.cfg->pac_mask;
+	w->ra = uwi_strip_pac(w->ra, uwi_pac_bits(w->ev.cfg));
 	if (!w->slot[2 + ai->sp])
 		uw_reg_set(w->caller, ai->sp, w->cfa);
 	uw_reg_set(w->caller, ai->pc, w->ra);
@@ -317,14 +316,15 @@ int uw_bp_unwind(const struct uw_bp *bp, uint64_t pc,
 static uwi_noinline int bp_done(struct uw_cursor *cur,
 				const struct uw_arch_info *ai)
 {
-	const struct uw_bp_work *w = &cur->scratch.bp;
+	struct uwi_state *s = uwi_state(cur);
+	const struct uw_bp_work *w = &s->scratch.bp;
 
 	uwi_regs_copy(&cur->regs, &w->out);
 	cur->cfa = w->cfa;
-	cur->step.ra_in_reg = w->flags & UW_BP_F_RA_IN_REG;
+	s->step.ra_in_reg = w->flags & UW_BP_F_RA_IN_REG;
 	/* For the caller's step: .cbCalleeParams. */
-	cur->step.bp_params = w->params;
-	cur->step.bp_depth = cur->depth + 1;
+	s->step.bp_params = w->params;
+	s->step.bp_depth = cur->depth + 1;
 	if (!(cur->regs.valid & ((uint64_t)1 << ai->sp)) ||
 	    !(cur->regs.valid & ((uint64_t)1 << ai->pc)))
 		return UW_EREG;
@@ -365,12 +365,13 @@ static void bp_fill(struct uw_cursor *cur, const struct uw_bp_work *w)
 int uwi_bp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		const struct uwi_arch *a, const struct uw_bp *bp, uint64_t pc)
 {
-	struct uw_bp_work *w = &cur->scratch.bp;
+	struct uwi_state *s = uwi_state(cur);
+	struct uw_bp_work *w = &s->scratch.bp;
 	int ret;
 
 	/* The callee's .cbParams, if Breakpad's STACK WIN unwound it. */
-	w->callee_params = cur->depth && cur->step.bp_depth == cur->depth ?
-			   cur->step.bp_params : 0;
+	w->callee_params = cur->depth && s->step.bp_depth == cur->depth ?
+			   s->step.bp_params : 0;
 	w->bp = bp;
 	w->callee = w->ev.regs = &cur->regs;
 	w->caller = &w->out;

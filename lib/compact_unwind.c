@@ -609,7 +609,7 @@ int uw_cu_ind_size(const struct uw_cu_rule *r, uint64_t fn_start,
 		return UW_EARCH;
 	if (r->sub_off < op || uwi_add_off(fn_start, r->sub_off - op, &at))
 		return UW_EBADDATA;
-	if (cfg->mem.read(cfg->mem.ctx, at, buf, op + 4))
+	if (uwi_mem_read(cfg->mem.read, cfg->mem.ctx, at, buf, op + 4))
 		return UW_EREAD;
 	if ((is64 && buf[0] != 0x48) || buf[op - 2] != 0x81 ||
 	    buf[op - 1] != 0xec)
@@ -623,7 +623,7 @@ int uw_cu_ind_size(const struct uw_cu_rule *r, uint64_t fn_start,
 /* The CFA the rule gives on the cursor's registers, into w->cfa. */
 static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
 {
-	struct uwi_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &uwi_state(cur)->scratch.cu;
 	uint64_t *v = w->tmp;	/* base, size */
 	int err;
 
@@ -654,7 +654,7 @@ static int cu_cfa(struct uw_cursor *cur, const struct uw_arch_info *ai)
 static uwi_noinline int cu_apply(struct uw_cursor *cur,
 				 const struct uw_arch_info *ai)
 {
-	struct uwi_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &uwi_state(cur)->scratch.cu;
 	const struct uw_walk_cfg *cfg = w->cfg;
 	unsigned int i, n = ai->ptr_size;
 	int err;
@@ -687,8 +687,7 @@ static uwi_noinline int cu_apply(struct uw_cursor *cur,
 		if (err)
 			return err;
 	}
-	if (cfg->arch == UW_ARCH_AARCH64)
-		w->ra &= ~cfg->pac_mask;
+	w->ra = uwi_strip_pac(w->ra, uwi_pac_bits(cfg));
 	cur->regs.valid &= uwi_callee_saved(cfg->arch);
 	for (i = 0; i < w->r.nsaved; i++)
 		uw_reg_set(&cur->regs, w->r.saved[i].reg, w->val[i]);
@@ -697,7 +696,7 @@ static uwi_noinline int cu_apply(struct uw_cursor *cur,
 	uw_reg_set(&cur->regs, ai->pc, w->ra);
 	uw_reg_set(&cur->regs, ai->sp, w->cfa);
 	cur->cfa = w->cfa;
-	cur->step.ra_in_reg = w->r.ra_in_lr;
+	uwi_state(cur)->step.ra_in_reg = w->r.ra_in_lr;
 	return UWI_STEPPED;
 }
 
@@ -709,7 +708,7 @@ static uwi_noinline int cu_apply(struct uw_cursor *cur,
 static int cu_find(struct uw_cursor *cur)
 {
 	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_COMPACT);
-	struct uwi_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &uwi_state(cur)->scratch.cu;
 	struct uw_cache_entry *f;
 	int err;
 
@@ -734,7 +733,7 @@ static int cu_find(struct uw_cursor *cur)
 static uwi_noinline int cu_step(struct uw_cursor *cur,
 				const struct uw_arch_info *ai)
 {
-	struct uwi_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &uwi_state(cur)->scratch.cu;
 	int err;
 
 	if (w->cu->arch != w->cfg->arch)
@@ -757,11 +756,11 @@ static uwi_noinline int cu_step(struct uw_cursor *cur,
 int uwi_cu_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		const struct uwi_arch *a, const struct uw_cu *cu, uint64_t pc)
 {
-	struct uwi_cu_work *w = &cur->scratch.cu;
+	struct uwi_cu_work *w = &uwi_state(cur)->scratch.cu;
 
 	w->cu = cu;
 	w->cfg = cfg;
 	w->pc = pc;
-	w->bias = cur->step.lookup - pc;
+	w->bias = uwi_state(cur)->step.lookup - pc;
 	return cu_step(cur, &a->info);
 }

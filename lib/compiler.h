@@ -70,6 +70,27 @@
 #define uwi_opaque(x)		((void)0)
 #endif
 
+/*
+ * A type through which any memory may be read and written (the cursor's
+ * private area, declared as bytes in the public header).
+ */
+#if UWI_HAS_ATTRIBUTE(__may_alias__)
+#define uwi_may_alias		__attribute__((__may_alias__))
+#else
+#define uwi_may_alias
+#endif
+
+/*
+ * A precondition the compiler may rely on (it drops the checks it makes
+ * redundant): only for what the code just checked, or what its caller
+ * guaranteed and says so in a comment.
+ */
+#if UWI_HAS_BUILTIN(__builtin_unreachable) || defined(__GNUC__)
+#define uwi_assume(x)		do { if (!(x)) __builtin_unreachable(); } while (0)
+#else
+#define uwi_assume(x)		((void)0)
+#endif
+
 /* A result the caller must look at (a fallible read). */
 #if UWI_HAS_ATTRIBUTE(__warn_unused_result__)
 #define uwi_must_check		__attribute__((__warn_unused_result__))

@@ -97,11 +97,12 @@ int uw_cortexm_exc_regs(const struct uw_walk_cfg *cfg, uint32_t exc_return,
 
 int uwi_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
-	uint64_t pc = cur->step.pc, frame = cur->step.sp;
+	struct uwi_step *st = &uwi_state(cur)->step;
+	uint64_t pc = st->pc, frame = st->sp;
 	int err;
 
 	/* Thread mode is the bottom: nothing there returns from an exception. */
-	if (cur->cm_thread)
+	if (st->cm_thread)
 		return UW_EBADDATA;
 	/* The other security state's stack pointers are not ours to know. */
 	if (!(pc & UW_CORTEXM_EXC_S) != !(pc & UW_CORTEXM_EXC_ES))
@@ -116,7 +117,7 @@ int uwi_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	if (err)
 		return err;
 	if (pc & UW_CORTEXM_EXC_MODE)
-		cur->cm_thread = 1;
+		st->cm_thread = 1;
 	cur->cfa = cur->regs.r[UW_ARM_SP];
 	return UWI_RESTORED;
 }

@@ -1051,13 +1051,14 @@ int uwi_sframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    const struct uwi_arch *a, const struct uw_sframe *sf,
 		    uint64_t pc)
 {
-	const struct uw_row *row = &cur->scratch.row;
+	struct uwi_state *s = uwi_state(cur);
+	const struct uw_row *row = &s->scratch.row;
 	struct uw_cache_entry *e;
 	int err = 0;
 
-	if (cur->step.row_sf != sf || cur->step.row_pc != pc)
-		err = uw_sframe_find(sf, pc, &cur->scratch.row);
-	cur->step.row_sf = NULL;
+	if (s->step.row_sf != sf || s->step.row_pc != pc)
+		err = uw_sframe_find(sf, pc, &s->scratch.row);
+	s->step.row_sf = NULL;
 
 	if (err)
 		return err == UW_ENOENT ? UWI_NEXT : err;

@@ -66,7 +66,7 @@ static bool code_matches(const struct uw_walk_cfg *cfg, uint64_t pc,
 	unsigned int i;
 
 	if (n > sizeof(buf) || !cfg->mem.read ||
-	    cfg->mem.read(cfg->mem.ctx, pc, buf, n))
+	    uwi_mem_read(cfg->mem.read, cfg->mem.ctx, pc, buf, n))
 		return false;
 	for (i = 0; i < n; i++)
 		if (buf[i] != want[i]) {
@@ -117,7 +117,8 @@ static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
 	uint32_t w0, w1;
 	unsigned int nr;
 
-	if (!cfg->mem.read || cfg->mem.read(cfg->mem.ctx, pc & ~1ull, b, 8))
+	if (!cfg->mem.read ||
+	    uwi_mem_read(cfg->mem.read, cfg->mem.ctx, pc & ~1ull, b, 8))
 		return 0;
 	w0 = (uint32_t)uwi_load(b, 4, false);
 	w1 = (uint32_t)uwi_load(b + 4, 4, false);
@@ -162,7 +163,8 @@ static int arm_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		      bool *other)
 {
-	uint64_t pc = cur->step.pc, sp = cur->step.sp;
+	const struct uwi_step *st = &uwi_state(cur)->step;
+	uint64_t pc = st->pc, sp = st->sp;
 
 	switch (cfg->arch) {
 	case UW_ARCH_X86_64:

@@ -3,8 +3,8 @@
  * Walker internals shared between the lib/ files (never installed: the
  * uwi_ prefix marks them).
  *
- * A step (uw_step()) runs named phases in the order the architecture
- * table gives, until one of them takes the frame:
+ * A step (uw_step(), lib/walk.c) runs named phases in the order the
+ * architecture table gives, until one of them takes the frame:
  *
  *   excframe  a Cortex-M exception boundary (an EXC_RETURN value as pc)
  *   sigframe  a Linux sigreturn trampoline at pc
@@ -13,7 +13,10 @@
  *   fp        the frame-pointer record
  *
  * and then commits: checks that the step made progress, counts the
- * frame and finds the module of the caller's pc, once.
+ * frame and finds the module of the caller's pc, once.  uw_walk() also
+ * has fast loops (lib/walk_fast.c) that take many frames of two common
+ * kinds at a time.  Both obey the rules below, each written once; the
+ * README's "Inside the walker" lists every path a frame can take.
  */
 #ifndef UWIND_LIB_WALK_H
 #define UWIND_LIB_WALK_H
@@ -21,6 +24,8 @@
 #include <uwind/config.h>
 #include <uwind/uwind.h>
 #include "compiler.h"
+#include "cursor.h"
+#include "span.h"
 
 /*
  * What a phase, and a format's step, returns when it does not fail (a
@@ -61,6 +66,8 @@ struct uwi_arch {
 	uint8_t thumb;			/* bit 0 of a code address: Thumb */
 	int16_t sp_from_cfa;		/* the caller's sp is CFA + this */
 	uint8_t phases[UWI_NPHASES];	/* enum uwi_phase, in order */
+	uint64_t frame_regs;		/* the pc, sp and fp bits of a
+					 * register set's valid mask */
 };
 
 /* The architecture, or NULL when unknown or left out of the build. */
@@ -70,6 +77,158 @@ const struct uwi_arch *uwi_arch_get(enum uw_arch arch);
 static inline uint64_t uwi_code_addr(const struct uwi_arch *a, uint64_t pc)
 {
 	return a->thumb ? pc & ~(uint64_t)1 : pc;
+}
+
+/* ---- the rules of a step ----
+ *
+ * Each rule every step obeys is one function here, used by the general
+ * step (lib/walk.c) and by the fast loops (lib/walk_fast.c), so that a
+ * rule is fixed in one place.  A fast loop that may skip a check does
+ * so under a named condition its head comment documents (UWI_FAST_*),
+ * never by writing the check again.
+ */
+
+/*
+ * Rule: a frame's pc is exact (the first frame's, or one restored from
+ * a signal or exception context), else a return address: the call is
+ * the instruction before it.
+ */
+static uwi_always_inline bool uwi_pc_exact(uint32_t depth, uint8_t flags)
+{
+	return depth == 0 || (flags & UW_FRAME_SIGNAL);
+}
+
+/*
+ * Rule: the address a frame's tables are searched for: its code address,
+ * less 1 for a return address (inside the call rather than after it: a
+ * call may be the last instruction of a function).
+ */
+static uwi_always_inline uint64_t uwi_lookup_pc(uint64_t code, bool exact)
+{
+	return exact || code == 0 ? code : code - 1;
+}
+
+/*
+ * Rule: the depth limit.  A step from a frame at depth d (d steps taken)
+ * is allowed while d is below this: max_depth frames at most, the first
+ * one taking no step.
+ */
+static uwi_always_inline uint32_t
+uwi_depth_limit(const struct uw_walk_cfg *cfg)
+{
+	return cfg->max_depth ? cfg->max_depth - 1 : 0xffffffffu;
+}
+
+/*
+ * Rule: a call's caller lies above it.  The caller's sp must be above
+ * the callee's (equal only when the return address came from a
+ * register, as in an AArch64 leaf: uwi_caller_above(), else
+ * UW_ENOPROGRESS) and aligned to a word of w bytes (uwi_sp_aligned(),
+ * else UW_EALIGN).  Not for a frame restored from a signal or exception
+ * context, which may be on another stack.
+ */
+static uwi_always_inline bool uwi_caller_above(uint64_t callee_sp,
+					       uint64_t sp, bool ra_in_reg)
+{
+	return sp > callee_sp || (sp == callee_sp && ra_in_reg);
+}
+
+static uwi_always_inline bool uwi_sp_aligned(uint64_t sp, unsigned int w)
+{
+	return !(sp & (w - 1));
+}
+
+/* Rule: the same pc on the same stack would be the same frame again. */
+static uwi_always_inline bool uwi_same_frame(uint64_t pc0, uint64_t sp0,
+					     uint64_t pc, uint64_t sp)
+{
+	return pc == pc0 && sp == sp0;
+}
+
+/* Rule: a return address of 0 ends the walk, after its frame. */
+static uwi_always_inline bool uwi_ra_ends(uint64_t ra)
+{
+	return ra == 0;
+}
+
+/*
+ * Rule: the AArch64 pointer-authentication bits a return address loses
+ * (&struct uw_walk_cfg.pac_mask; none elsewhere): those of a row marked
+ * signed, of a frame record (code built with pac-ret saves lr signed
+ * there), of Breakpad's and compact unwind's rules.
+ */
+static uwi_always_inline uint64_t uwi_pac_bits(const struct uw_walk_cfg *cfg)
+{
+	return cfg->arch == UW_ARCH_AARCH64 ? cfg->pac_mask : 0;
+}
+
+static uwi_always_inline uint64_t uwi_strip_pac(uint64_t ra, uint64_t bits)
+{
+	return ra & ~bits;
+}
+
+/*
+ * Rule: a frame record ([fp] = the caller's fp, [fp + w] = the return
+ * address; the caller's sp, the CFA, is fp + 2w) may be read at fp: 0,
+ * UWI_CHAIN_END (fp 0: the chain's end), UW_EALIGN or UW_EOVERFLOW.
+ */
+static uwi_always_inline int uwi_fp_record(uint64_t fp, unsigned int w)
+{
+	if (fp == 0)
+		return UWI_CHAIN_END;
+	if (fp & (w - 1))
+		return UW_EALIGN;
+	if (fp > ~(uint64_t)0 - 2 * w)
+		return UW_EOVERFLOW;
+	return 0;
+}
+
+/*
+ * Rule: a module holds the pcs in [start, end).  For a module that holds
+ * a pc already (the one uwi_find_module() found for the frame just
+ * unwound, or for the loop's frame), whose start is below its end.
+ */
+static uwi_always_inline bool uwi_in_module(uint64_t start, uint64_t end,
+					    uint64_t pc)
+{
+	return pc - start < end - start;
+}
+
+/*
+ * Rule: the stack bounds.  When a walk has them (stack_hi not 0), a read
+ * of len bytes at addr must lie in [stack_lo, stack_hi):
+ * uwi_stack_has().  A loop that reads many words of the same length
+ * finds, once, the last offset from stack_lo where one may start
+ * (uwi_stack_last(): false when no read of len bytes fits), and checks
+ * each read's offset addr - stack_lo against it (uwi_stack_in()): the
+ * same rule, since stack_lo <= stack_hi - len there.
+ */
+static uwi_always_inline bool uwi_stack_has(uint64_t lo, uint64_t hi,
+					    uint64_t addr, unsigned int len)
+{
+	return addr >= lo && hi >= len && addr <= hi - len;
+}
+
+static uwi_always_inline bool uwi_stack_last(const struct uw_walk_cfg *cfg,
+					     unsigned int len, uint64_t *last)
+{
+	if (cfg->stack_hi < len || cfg->stack_lo > cfg->stack_hi - len)
+		return false;
+	*last = cfg->stack_hi - len - cfg->stack_lo;
+	return true;
+}
+
+static uwi_always_inline bool uwi_stack_in(uint64_t off, uint64_t last)
+{
+	return off <= last;
+}
+
+/* ... for a read through the accessor: without bounds, any. */
+static uwi_always_inline bool uwi_in_stack(const struct uw_walk_cfg *cfg,
+					   uint64_t addr, unsigned int len)
+{
+	return !cfg->stack_hi ||
+	       uwi_stack_has(cfg->stack_lo, cfg->stack_hi, addr, len);
 }
 
 /*
@@ -85,6 +244,15 @@ static uwi_always_inline bool uwi_direct_ok(const struct uw_walk_cfg *cfg)
 		(cfg->stack_lo && cfg->stack_hi - 1 <= (uintptr_t)-1));
 }
 
+/* UW_WALK_DIRECT_STACK: where the stack's byte at stack_lo is. */
+static uwi_always_inline const uint8_t *
+uwi_direct_base(const struct uw_walk_cfg *cfg)
+{
+	if (cfg->stack_mem)
+		return cfg->stack_mem;
+	return (const uint8_t *)(uintptr_t)cfg->stack_lo;
+}
+
 /*
  * UW_WALK_DIRECT_STACK: where the len bytes at addr of the program's
  * stack are in this address space, or NULL when they are not all within
@@ -93,22 +261,119 @@ static uwi_always_inline bool uwi_direct_ok(const struct uw_walk_cfg *cfg)
 static uwi_always_inline const uint8_t *
 uwi_direct(const struct uw_walk_cfg *cfg, uint64_t addr, unsigned int len)
 {
-	const uint8_t *base = cfg->stack_mem;
-	uint64_t off = addr - cfg->stack_lo;
-
-	if (!uwi_direct_ok(cfg) || addr < cfg->stack_lo ||
-	    cfg->stack_hi - cfg->stack_lo < len ||
-	    off > cfg->stack_hi - cfg->stack_lo - len)
+	if (!uwi_direct_ok(cfg) ||
+	    !uwi_stack_has(cfg->stack_lo, cfg->stack_hi, addr, len))
 		return NULL;
-	if (!base)
-		base = (const uint8_t *)(uintptr_t)cfg->stack_lo;
-	return base + (size_t)off;
+	return uwi_direct_base(cfg) + (size_t)(addr - cfg->stack_lo);
 }
 
-/* Read one size-byte word of program memory, in the program's byte order. */
+/*
+ * Rule: program memory is read only through the walk's accessor (read,
+ * with its ctx), which may fail: 0 or its failure.  A host may give the
+ * core its accessor's body at compile time (env.h: UW_ENV_READ names
+ * the accessor, UW_ENV_READ_INLINE the same read inline): a walk whose
+ * accessor is that one then reads inline, without an indirect call;
+ * any other accessor is called as always.
+ */
+static uwi_always_inline int uwi_mem_read(uw_read_fn read, void *ctx,
+					  uint64_t addr, void *dst, size_t len)
+{
+#ifdef UW_ENV_READ
+	if (read == UW_ENV_READ)
+		return UW_ENV_READ_INLINE(ctx, addr, dst, len);
+#endif
+	return read(ctx, addr, dst, len);
+}
+
+/* Index of the module whose text holds pc, or UW_NO_MODULE (walk.c). */
+uint16_t uwi_find_module(const struct uw_walk_cfg *cfg, uint64_t pc);
+
+/* Read one size-byte word of the program's stack, in its byte order. */
 uwi_must_check int uwi_read_word(const struct uw_walk_cfg *cfg,
 				 unsigned int size, uint64_t addr,
 				 uint64_t *v);
+
+/*
+ * Rule: the caller a row or a frame record gives: its pc, its sp and,
+ * when known, its fp; every other register unknown (a row says nothing
+ * about them).
+ */
+static uwi_always_inline void uwi_set_caller(struct uw_regs *regs,
+					     const struct uwi_arch *a,
+					     uint64_t pc, uint64_t sp,
+					     uint64_t fp, bool fp_known)
+{
+	const struct uw_arch_info *ai = &a->info;
+
+	regs->valid = a->frame_regs;
+	regs->r[ai->pc] = pc;
+	regs->r[ai->sp] = sp;
+	if (fp_known)
+		regs->r[ai->fp] = fp;
+	else
+		regs->valid &= ~((uint64_t)1 << ai->fp);
+}
+
+/*
+ * Rule: a frame's record.  uwi_frame_set() writes its pc and sp when the
+ * walk reaches it; uwi_frame_step() the rest once its own step is known:
+ * its CFA (0 if not unwound) and, as one 32-bit word (uwi_frame_tag()),
+ * how it was unwound to its caller, its flags and its module.  The
+ * general step writes a frame whole before its step (uwi_frame_new(),
+ * not unwound yet) and its step after (uwi_frame_unwound()).
+ */
+_Static_assert(__builtin_offsetof(struct uw_frame, flags) ==
+	       __builtin_offsetof(struct uw_frame, source) + 1 &&
+	       __builtin_offsetof(struct uw_frame, module) ==
+	       __builtin_offsetof(struct uw_frame, source) + 2,
+	       "uwi_frame_tag(): source, flags, module in four bytes");
+
+static uwi_always_inline uint32_t uwi_frame_tag(uint8_t source, uint8_t flags,
+						uint16_t module)
+{
+	const union {
+		struct {
+			uint8_t source, flags;
+			uint16_t module;
+		} f;
+		uint32_t u;
+	} tag = { { source, flags, module } };
+
+	return tag.u;
+}
+
+static uwi_always_inline void uwi_frame_set(struct uw_frame *f, uint64_t pc,
+					    uint64_t sp)
+{
+	f->pc = pc;
+	f->sp = sp;
+}
+
+static uwi_always_inline void uwi_frame_step(struct uw_frame *f,
+					     uint64_t cfa, uint32_t tag)
+{
+	f->cfa = cfa;
+	__builtin_memcpy(&f->source, &tag, sizeof(tag));
+}
+
+static uwi_always_inline void uwi_frame_new(struct uw_frame *f, uint64_t pc,
+					    uint64_t sp, uint8_t flags,
+					    uint16_t module)
+{
+	uwi_frame_set(f, pc, sp);
+	f->cfa = 0;
+	f->source = UW_SRC_NONE;
+	f->flags = flags;
+	f->module = module;
+}
+
+/* ... or, its flags and module recorded already, the step alone. */
+static uwi_always_inline void uwi_frame_unwound(struct uw_frame *f,
+						uint64_t cfa, uint8_t source)
+{
+	f->cfa = cfa;
+	f->source = source;
+}
 
 /* Copy a register set without a struct assignment (no memcpy call). */
 static inline void uwi_regs_copy(struct uw_regs *dst,
@@ -165,37 +430,79 @@ static inline uint64_t uwi_cache_key(const struct uw_module *m)
 }
 
 /*
- * Fibonacci hashing of the pc's low 32 bits (one 32-bit multiply by an
- * immediate): call sites sit a few bytes apart.
+ * The slot of a lookup address: Fibonacci hashing of its low 32 bits
+ * (one 32-bit multiply by an immediate: call sites sit a few bytes
+ * apart), slot (hash >> 8) & mask.  ents are the slots' bytes and mask16
+ * the mask << 4: slot i is at byte ((hash >> 4) & mask16) * 3, one
+ * shift fewer.
  */
-static inline struct uw_cache_entry *
-uwi_cache_slot_in(struct uw_cache_entry *entries, uint32_t mask, uint64_t pc)
+_Static_assert(sizeof(struct uw_cache_entry) == 48,
+	       "uwi_cache_slot_at() scales by 48");
+
+static uwi_always_inline struct uw_cache_entry *
+uwi_cache_slot_at(const uint8_t *ents, uint64_t mask16, uint64_t lookup)
 {
-	return &entries[(((uint32_t)pc * 0x9e3779b1u) >> 8) & mask];
+	uint64_t off = (((uint32_t)lookup * 0x9e3779b1u) >> 4) & mask16;
+
+	return (struct uw_cache_entry *)(uintptr_t)(ents + off * 3);
 }
 
 static inline struct uw_cache_entry *uwi_cache_slot(const struct uw_cache *c,
-						   uint64_t pc)
+						   uint64_t lookup)
 {
-	return uwi_cache_slot_in(c->entries, c->mask, pc);
+	return uwi_cache_slot_at((const uint8_t *)c->entries,
+				 (uint64_t)c->mask << 4, lookup);
+}
+
+/*
+ * Rule: a cache entry answers for this lookup address of this module.
+ * Likely: a warm cache answers most steps (each test its own hint, so
+ * that the compiler keeps the hit's path straight).
+ */
+static uwi_always_inline bool uwi_cache_is(const struct uw_cache_entry *e,
+					   uint64_t lookup, uint64_t key)
+{
+	return uwi_likely(e->pc == lookup) && uwi_likely(e->key == key);
 }
 
 static inline const struct uw_cache_entry *
 uwi_cache_hit(const struct uw_cursor *cur, uint8_t src)
 {
-	const struct uw_cache_entry *e = cur->step.hit;
+	const struct uw_cache_entry *e = uwi_cstate(cur)->step.hit;
 
 	return UW_HAS_CACHE && e && e->src == src ? e : NULL;
 }
 
 static inline struct uw_cache_entry *uwi_cache_fill(const struct uw_cursor *cur)
 {
-	return UW_HAS_CACHE ? cur->step.fill : NULL;
+	return UW_HAS_CACHE ? uwi_cstate(cur)->step.fill : NULL;
+}
+
+/*
+ * A "no table row" entry (UW_SRC_NONE) of a frame whose pc is a return
+ * address (the entry's pc + 1) also keeps, in its flags, that the code
+ * there is no sigreturn trampoline.  A wrong bit (a cache overwritten)
+ * can only make a signal frame be walked with frame pointers.
+ */
+#define UWI_CACHE_NO_SIGFRAME	0x01
+
+/*
+ * Rule: the frame-pointer fallback's frames skip reading their code for
+ * a trampoline (the costliest read a kernel walk makes) when the cache
+ * knows there is none: e, an entry for lookup (uwi_cache_is()), says so
+ * of the return address pc.
+ */
+static uwi_always_inline bool
+uwi_cache_no_sigframe(const struct uw_cache_entry *e, uint64_t lookup,
+		      uint64_t pc)
+{
+	return lookup + 1 == pc && e->src == UW_SRC_NONE &&
+	       (e->flags & UWI_CACHE_NO_SIGFRAME);
 }
 
 /*
  * An SFrame row kept: its rules, and whether it has a shape the walker's
- * fast path takes (lib/walk.c, fast_run()): the CFA at sp or fp +
+ * SFrame fast loop takes (lib/walk_fast.c): the CFA at sp or fp +
  * offset, the return address saved, and the frame pointer
  *   - saved at the CFA + pair_off, the return address in the word above
  *     it (every x86-64 and AArch64 frame record), or
@@ -221,11 +528,10 @@ enum {
 
 /*
  * The fast byte of a row (0: no fast shape), its shape bits and the
- * offset from the CFA of what the fast path reads (0 and 0 when none).
+ * offset from the CFA of what the fast loop reads (0 and 0 when none).
  * arch is the walk's, which uwi_arch_get() accepted: below
- * UWI_FAST_OTHER.  The fast path runs only on architectures with 8-byte
- * words (fast_on()), so a row of another is never taken there, whatever
- * its bits.
+ * UWI_FAST_OTHER.  The fast loop runs only on architectures with 8-byte
+ * words, so a row of another is never taken there, whatever its bits.
  */
 _Static_assert((int)UW_ARCH_COUNT <= (int)UWI_FAST_OTHER,
 	       "fast: ON | SAMEFP | OTHER | arch");
@@ -263,7 +569,7 @@ static inline uint8_t uwi_fast_byte(const struct uw_row *row,
 				     s ? UWI_FAST_OTHER : 0);
 }
 
-/* What the fast path reads of an entry: its CFA rule and the fast bits. */
+/* What the fast loop reads of an entry: its CFA rule and the fast bits. */
 static inline void uwi_cache_fast(struct uw_cache_entry *e,
 				  const struct uw_row *row,
 				  const struct uw_arch_info *ai, uint8_t arch)
@@ -272,7 +578,7 @@ static inline void uwi_cache_fast(struct uw_cache_entry *e,
 	e->fast = uwi_fast_byte(row, ai, arch, &e->shape, &e->pair_off);
 }
 
-/* The whole row, for the general path's cached_row() too. */
+/* The whole row, for the general step's cached_row() too. */
 static inline void uwi_cache_row(struct uw_cache_entry *e,
 				 const struct uw_row *row,
 				 const struct uw_arch_info *ai, uint8_t arch)
@@ -283,27 +589,138 @@ static inline void uwi_cache_row(struct uw_cache_entry *e,
 	e->flags = (uint8_t)row->flags;
 }
 
-/*
- * A "no table row" entry (UW_SRC_NONE) of a frame whose pc is a return
- * address (the entry's pc + 1) also keeps, in its flags, that the code
- * there is no sigreturn trampoline: the frame-pointer fallback's frames
- * then skip reading their code (lib/walk.c, phase_sigframe()).  A wrong
- * bit (a cache overwritten) can only make a signal frame be walked with
- * frame pointers.
- */
-#define UWI_CACHE_NO_SIGFRAME	0x01
-
 static inline void uwi_cache_tag(struct uw_cursor *cur,
 				 struct uw_cache_entry *e, uint8_t src,
 				 uint8_t flags)
 {
+	struct uwi_step *st = &uwi_state(cur)->step;
+
 	e->src = src;
 	e->flags = flags;
 	if (src != UW_SRC_SFRAME)
 		e->fast = 0;
-	e->pc = cur->step.lookup;
-	e->key = cur->step.key;
-	cur->step.fill = NULL;
+	e->pc = st->lookup;
+	e->key = st->key;
+	st->fill = NULL;
+}
+
+/*
+ * The fast loops (lib/walk_fast.c, UW_HAS_FAST), which uw_walk() and
+ * uw_walk_more() run before each general step: the callers of the
+ * cursor's frame (its registers regs: the cursor's, or uw_walk()'s
+ * first), recorded in fr[-1] (frames[n - 1]), into fr[0..fend - fr)
+ * (frames[n..max)) while the loop takes them.  uwi_fast_sframe()
+ * returns the frames it took, uwi_fast_fp() the frames written in all
+ * (n when it took none); the cursor then holds the last one, as the
+ * general step leaves it.
+ */
+/* UWI_FAST_ARCH (lib/walk_fast.c): x86-64 and AArch64. */
+static uwi_always_inline bool uwi_fast_arch(const struct uwi_arch *a)
+{
+	/* 8-byte words: not ARM, the one with a Thumb bit (arch.c). */
+	return a->info.ptr_size == 8 && a->sp_from_cfa == 0 &&
+	       a->phases[0] == UWI_PHASE_TABLES;
+}
+
+/*
+ * Whether the SFrame loop may run for this walk: the architecture
+ * (UWI_FAST_ARCH), the stack mode it has a copy for, and the frame's pc,
+ * sp and fp known (UWI_FAST_FP_KNOWN: a frame whose fp is unknown, rare,
+ * takes the general step, which keeps it so).
+ */
+static uwi_always_inline bool uwi_sframe_on(const struct uw_regs *regs,
+					const struct uw_walk_cfg *cfg,
+					const struct uwi_arch *a)
+{
+	return UW_HAS_SFRAME && uwi_fast_arch(a) &&
+	       !(cfg->flags & UW_WALK_NO_FAST) &&
+	       ((cfg->flags & UW_WALK_DIRECT_STACK) ? UW_HAS_FAST_DIRECT :
+		cfg->mem.read != NULL) &&
+	       (regs->valid & a->frame_regs) == a->frame_regs;
+}
+
+size_t uwi_fast_sframe_direct(struct uw_cursor *cur,
+			      const struct uw_walk_cfg *cfg,
+			      const struct uwi_arch *a,
+			      const struct uw_regs *regs,
+			      struct uw_frame *fr, struct uw_frame *fend);
+size_t uwi_fast_sframe_direct_nocache(struct uw_cursor *cur,
+				      const struct uw_walk_cfg *cfg,
+				      const struct uwi_arch *a,
+				      const struct uw_regs *regs,
+				      struct uw_frame *fr,
+				      struct uw_frame *fend);
+size_t uwi_fast_sframe_mem(struct uw_cursor *cur,
+			   const struct uw_walk_cfg *cfg,
+			   const struct uwi_arch *a,
+			   const struct uw_regs *regs,
+			   struct uw_frame *fr, struct uw_frame *fend);
+
+/*
+ * The SFrame loop's copy for the walk's mode, inlined in uw_walk(): the
+ * frames written in all (n when it took none).
+ */
+static uwi_always_inline size_t uwi_fast_sframe(struct uw_cursor *cur,
+						const struct uw_walk_cfg *cfg,
+						const struct uwi_arch *a,
+						const struct uw_regs *regs,
+						struct uw_frame *frames,
+						size_t n, size_t max)
+{
+	const uint32_t limit = uwi_depth_limit(cfg);
+	struct uw_frame *fr = frames + n;
+
+	if (!uwi_sframe_on(regs, cfg, a) || cur->depth >= limit)
+		return n;
+	/* Frame n comes with step depth + 1: none past the depth limit. */
+	if (max - n > limit - cur->depth)
+		max = n + (limit - cur->depth);
+	if (!(cfg->flags & UW_WALK_DIRECT_STACK))
+		return n + uwi_fast_sframe_mem(cur, cfg, a, regs, fr,
+					       frames + max);
+	if (UW_HAS_CACHE && cfg->cache)
+		return n + uwi_fast_sframe_direct(cur, cfg, a, regs, fr,
+						  frames + max);
+	return n + uwi_fast_sframe_direct_nocache(cur, cfg, a, regs, fr,
+						  frames + max);
+}
+/*
+ * Whether the fp loop may run for this walk: a cache, frame records of
+ * 8-byte words (UWI_FAST_ARCH) on an architecture whose step tries the
+ * tables, then a trampoline, then the record (UWI_FAST_NO_SIGFRAME), the
+ * frame-pointer fallback allowed, and a stack mode it reads.
+ */
+static uwi_always_inline bool uwi_fp_on(const struct uw_walk_cfg *cfg,
+				    const struct uwi_arch *a)
+{
+	return UW_HAS_CACHE && cfg->cache && uwi_fast_arch(a) &&
+	       !(cfg->flags & UW_WALK_NO_FAST) && a->fp_kind == UWI_FP_PAIR &&
+	       a->phases[1] == UWI_PHASE_SIGFRAME &&
+	       a->phases[2] == UWI_PHASE_FP &&
+	       !(cfg->flags & UW_WALK_NO_FP) &&
+	       ((cfg->flags & UW_WALK_DIRECT_STACK) ? UW_HAS_FAST_DIRECT :
+		cfg->mem.read != NULL);
+}
+
+size_t uwi_fast_fp_direct(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			  const struct uwi_arch *a, struct uw_frame *frames,
+			  size_t n, size_t max);
+size_t uwi_fast_fp_mem(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		       const struct uwi_arch *a, struct uw_frame *frames,
+		       size_t n, size_t max);
+
+/* The fp loop's copy for the walk's mode, inlined in uw_walk(). */
+static uwi_always_inline size_t uwi_fast_fp(struct uw_cursor *cur,
+					    const struct uw_walk_cfg *cfg,
+					    const struct uwi_arch *a,
+					    struct uw_frame *frames, size_t n,
+					    size_t max)
+{
+	if (!uwi_fp_on(cfg, a))
+		return n;
+	if (cfg->flags & UW_WALK_DIRECT_STACK)
+		return uwi_fast_fp_direct(cur, cfg, a, frames, n, max);
+	return uwi_fast_fp_mem(cur, cfg, a, frames, n, max);
 }
 
 #include "formats.h"

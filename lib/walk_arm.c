@@ -29,7 +29,7 @@ static uwi_always_inline int arm_run(struct uw_cursor *cur,
 	if (!uw_reg_get(&cur->regs, UW_ARM_PC, &pc) ||
 	    !uw_reg_get(&cur->regs, UW_ARM_SP, &sp))
 		return UW_EREG;
-	cur->step.ra_in_reg = lr_known && pc == lr;
+	uwi_state(cur)->step.ra_in_reg = lr_known && pc == lr;
 	cur->cfa = sp;
 	for (r = 0; r <= 3; r++)
 		cur->regs.valid &= ~((uint64_t)1 << r);
@@ -47,7 +47,7 @@ static int ehabi_ops(struct uw_cursor *cur, const struct uw_ehabi *eh,
 		     uint64_t pc)
 {
 	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_EHABI);
-	struct uw_ehabi_entry *e = &cur->scratch.ehabi.e;
+	struct uw_ehabi_entry *e = &uwi_state(cur)->scratch.ehabi.e;
 	struct uw_cache_entry *f;
 	int err;
 
@@ -80,6 +80,7 @@ int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		   const struct uwi_arch *a, const struct uw_ehabi *eh,
 		   uint64_t pc)
 {
+	struct uwi_state *s;
 	int ret;
 
 	(void)a;
@@ -88,9 +89,10 @@ int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	ret = ehabi_ops(cur, eh, pc);
 	if (ret != UWI_STEPPED)
 		return ret;
-	uwi_arm_vrs_ehabi(&cur->scratch.ehabi.vrs, &cur->regs, eh,
-			  &cur->scratch.ehabi.e.ops);
-	return arm_run(cur, cfg, &cur->scratch.ehabi.vrs);
+	s = uwi_state(cur);
+	uwi_arm_vrs_ehabi(&s->scratch.ehabi.vrs, &cur->regs, eh,
+			  &s->scratch.ehabi.e.ops);
+	return arm_run(cur, cfg, &s->scratch.ehabi.vrs);
 }
 
 /*
@@ -102,7 +104,8 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		    uint64_t pc)
 {
 	const struct uw_cache_entry *h = uwi_cache_hit(cur, UW_SRC_CHROME);
-	struct uw_chrome_loc *loc = &cur->scratch.chrome.loc;
+	struct uwi_state *s = uwi_state(cur);
+	struct uw_chrome_loc *loc = &s->scratch.chrome.loc;
 	struct uw_cache_entry *f;
 	int err;
 
@@ -121,10 +124,10 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			uwi_cache_tag(cur, f, UW_SRC_CHROME, 0);
 		}
 	}
-	uwi_arm_vrs_bytes(&cur->scratch.chrome.vrs, &cur->regs,
+	uwi_arm_vrs_bytes(&s->scratch.chrome.vrs, &cur->regs,
 			  ct->blob.data + ct->insn_off, ct->insn_size,
 			  loc->insn);
-	err = arm_run(cur, cfg, &cur->scratch.chrome.vrs);
+	err = arm_run(cur, cfg, &s->scratch.chrome.vrs);
 	/* Chromium's per-frame check: a caller's sp is 8-byte aligned. */
 	if (err == UWI_STEPPED && (cur->cfa & 7))
 		return UW_EALIGN;
@@ -143,7 +146,7 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 int uwi_arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
 	uint64_t fp, ra, caller_fp, sp, rec;
-	bool thumb = cur->step.pc & 1;
+	bool thumb = uwi_state(cur)->step.pc & 1;
 	unsigned int reg = thumb ? UW_ARM_R7 : UW_ARM_R11;
 	int err;
 

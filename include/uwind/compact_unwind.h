@@ -139,23 +139,6 @@ struct uw_cu_rule {
 	struct uw_cu_save saved[UW_CU_MAX_SAVED];
 };
 
-/*
- * Private to lib/, here only for the size of struct uw_cursor: the
- * walker's scratch for one compact unwind step (the entry, its rule, the
- * values read and the step's inputs, kept in the cursor rather than on
- * the walker's stack).
- */
-struct uwi_cu_work {
-	struct uw_cu_entry e;
-	struct uw_cu_rule r;
-	uint64_t val[UW_CU_MAX_SAVED];
-	uint64_t cfa, ra, fp, tmp[2];
-	const struct uw_cu *cu;
-	const struct uw_walk_cfg *cfg;
-	uint64_t pc;
-	uint64_t bias;
-};
-
 /**
  * uw_cu_init() - read an __unwind_info header in place
  * @cu: the table, filled in

@@ -31,6 +31,20 @@
  *                    lib/breakpad_step.c)
  *   UW_HAS_CACHE     the walker's unwind cache (lib/cache.c): without
  *                    it &struct uw_walk_cfg.cache is ignored
+ *   UW_HAS_FAST      the walker's fast loops (lib/walk_fast.c): SFrame
+ *                    frames of the common shapes and frame-pointer frames
+ *                    of modules without tables, taken many at a time
+ *                    with the general step's rules (lib/walk.h) and the
+ *                    same frames; without it every frame takes the
+ *                    general step.  About 3-5 KB of code on a 64-bit
+ *                    target; the loops run only on x86-64 and AArch64
+ *                    (8-byte words).  A build that favours size (-Os,
+ *                    firmware) says 0 here: no heuristic chooses for it
+ *   UW_HAS_FAST_DIRECT  the fast loops' copies for reading the stack in
+ *                    place (UW_WALK_DIRECT_STACK); default UW_HAS_FAST.
+ *                    A host that never reads a stack in place (the
+ *                    kernel module) says 0 and saves their code; a walk
+ *                    in place then takes the general step throughout
  *
  * Frame pointers are always there: they are the fallback of every walk.
  * lib/walk.c, lib/arch.c and lib/strerror.c are always built.
@@ -69,9 +83,18 @@
 #ifndef UW_HAS_CACHE
 #define UW_HAS_CACHE	1
 #endif
+#ifndef UW_HAS_FAST
+#define UW_HAS_FAST	1
+#endif
+#ifndef UW_HAS_FAST_DIRECT
+#define UW_HAS_FAST_DIRECT	UW_HAS_FAST
+#endif
 
 #if !UW_HAS_ARM && (UW_HAS_EHABI || UW_HAS_CHROME || UW_HAS_CORTEXM)
 #error "uwind: EHABI, Chrome and Cortex-M frames need UW_HAS_ARM"
+#endif
+#if UW_HAS_FAST_DIRECT && !UW_HAS_FAST
+#error "uwind: UW_HAS_FAST_DIRECT needs UW_HAS_FAST"
 #endif
 
 #endif /* UWIND_CONFIG_H */

@@ -178,6 +178,10 @@ struct uw_frame {
  *	&struct uw_walk_cfg.stack_mem: the walker reads stack words there
  *	itself, each read still checked against the bounds, and calls no
  *	accessor for them (see &struct uw_walk_cfg)
+ * @UW_WALK_NO_FAST: every frame through the general step, none through
+ *	the fast loops (a build with UW_HAS_FAST, config.h): the frames,
+ *	their sources and the stop are the same either way (the tests
+ *	compare both on every walk); slower, for comparing and debugging
  */
 enum uw_walk_flags {
 	UW_WALK_NO_FP		= 0x01,
@@ -185,6 +189,7 @@ enum uw_walk_flags {
 	UW_WALK_CORTEX_M	= 0x08,
 	UW_WALK_CM_FPCCR_TS	= 0x10,
 	UW_WALK_DIRECT_STACK	= 0x20,
+	UW_WALK_NO_FAST		= 0x40,
 };
 
 /**
@@ -248,80 +253,6 @@ struct uw_walk_cfg {
 	const void *stack_mem;
 };
 
-/*
- * Private to lib/, here only for the size of struct uw_cursor: the ARM
- * opcode interpreter's state (the virtual register set and where its
- * opcodes come from), the step in progress, and the decoders' scratch.
- * They live in the caller's cursor rather than on the stack of an NMI
- * or panic handler.
- */
-struct uwi_arm_vrs {
-	struct uw_regs *regs;
-	const struct uw_ehabi *eh;
-	struct uw_ehabi_ops *ops;
-	const uint8_t *bytes;
-	uint32_t nbytes;
-	uint32_t off;
-	uint32_t vsp;
-	bool pc_set;
-	bool chrome;
-};
-
-struct uwi_step {
-	uint64_t pc, sp;
-	uint64_t lookup;
-	uint64_t key;			/* the module's cache tag */
-	const struct uw_cache_entry *hit; /* a format's cached answer */
-	struct uw_cache_entry *fill;	/* the slot a table's answer goes
-					 * to, or NULL */
-	struct uw_cache_entry *none;	/* the slot saying no table row
-					 * covers the frame, or NULL */
-	uint64_t new_sp;
-	bool ra_in_reg;
-	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
-					 * .cbParams of the frame at depth
-					 * bp_depth, for its caller */
-	const struct uw_sframe *row_sf;	/* the scratch row is this table's */
-	uint64_t row_pc;		/* ... row for this pc, or row_sf NULL */
-};
-
-struct uwi_arch;
-
-union uwi_scratch {
-	struct uw_row row;
-	struct {
-		struct uw_row row;
-		struct uw_cache_entry e;
-		uint8_t buf[16];
-		struct uwi_fast {
-			const struct uw_walk_cfg *cfg;
-			const struct uwi_arch *a;
-			const struct uw_module *mod;
-			const uint8_t *ents;
-			uint64_t mask16, key, mstart, mlen;
-			uint64_t lo, span;
-			const uint8_t *mem;
-			uw_read_fn read;
-			void *ctx;
-			uint64_t pac, ra, fp;
-			struct uw_frame *fill_fr, *fr0;
-			size_t fills;
-			uint32_t want;
-			uint16_t module;
-		} v;
-	} fast;
-	struct {
-		struct uw_ehabi_entry e;
-		struct uwi_arm_vrs vrs;
-	} ehabi;
-	struct {
-		struct uw_chrome_loc loc;
-		struct uwi_arm_vrs vrs;
-	} chrome;
-	struct uwi_cu_work cu;
-	struct uw_bp_work bp;
-};
-
 /**
  * struct uw_cursor - the state of a walk between steps
  * @regs: the current frame's registers
@@ -337,7 +268,7 @@ union uwi_scratch {
  * uw_cursor_init() sets it up, uw_step() advances it; callers may step
  * by hand and read it in between.  It is the walk's scratch too, too
  * large for the stack of an NMI or panic handler: keep it static or
- * per-CPU.
+ * per-CPU.  What follows @stop is the walker's alone.
  */
 struct uw_cursor {
 	struct uw_regs regs;
@@ -348,9 +279,16 @@ struct uw_cursor {
 	uint16_t module;
 	uint8_t stop;
 	/* private: */
-	uint8_t cm_thread;
-	struct uwi_step step;
-	union uwi_scratch scratch;
+	/*
+	 * The walker's own state (lib/cursor.h): the step in progress and
+	 * the scratch of the formats and fast loops.  Its size is the same
+	 * in every configuration: 1328 bytes on 64-bit hosts, 1240 on
+	 * 32-bit ARM.
+	 */
+	union {
+		uint64_t align;
+		unsigned char bytes[1152 + 22 * sizeof(void *)];
+	} priv;
 };
 
 /**

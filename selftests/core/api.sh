@@ -105,7 +105,7 @@ macros "$work/config.c" >"$work/config.macros"
 comm -23 "$work/all.macros" "$work/env.macros" | awk '{ print $2 }' |
 	grep -v -E '^UWIND_[A-Z]+_H$' >"$work/leaked"
 comm -23 "$work/config.macros" "$work/env.macros" | awk '{ print $2 }' |
-	grep -v -E '^(UWIND_CONFIG_H|UW_HAS_[A-Z]+)$' >>"$work/leaked"
+	grep -v -E '^(UWIND_CONFIG_H|UW_HAS_[A-Z_]+)$' >>"$work/leaked"
 sed 's/^/# macro: /' "$work/leaked"
 guards=$(comm -23 "$work/all.macros" "$work/env.macros" | grep -c .)
 [ "$guards" -gt 0 ] && [ ! -s "$work/leaked" ]
