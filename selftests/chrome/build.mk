@@ -14,7 +14,9 @@
 CHT_DIR := $(O)/selftests/chrome
 
 $(CHT_DIR)/test_chrome.o: selftests/chrome/test_chrome.c \
-		scripts/uwind/chrome_gen.h selftests/common/tap.h $(LIB_HDRS)
+		scripts/uwind/chrome_gen.h selftests/common/tap.h $(LIB_HDRS) \
+		selftests/common/cachewalk.h \
+		selftests/common/directwalk.h selftests/common/walkcmp.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Every walk of a unit test, again with the walker's cache: the tests'
- * walk fixtures call uwt_walk() instead of uw_walk().  It walks as asked
- * (that walk's result is the caller's), then again with every module
- * cached (cache_id = index + 1), through a 1-slot cache (every pc
- * collides) and a 256-slot one, each cold and then warm, and counts
- * every walk whose frames or outcome differ from the first in
- * uwt_cache_diffs; and again reading the stack in place
- * (directwalk.h).  uwt_cache_report() prints each as one TAP line.
+ * Every walk of a unit test, again with the walker's cache and with its
+ * fast loops off: the tests' walk fixtures call uwt_walk() instead of
+ * uw_walk().  It walks as asked (that walk's result is the caller's),
+ * then again with every module cached (cache_id = index + 1), through a
+ * 1-slot cache (every pc collides) and a 256-slot one, each cold and
+ * then warm, and counts every walk whose frames or outcome differ from
+ * the first in uwt_cache_diffs; each of those walks, and the first,
+ * again with UW_WALK_NO_FAST (every frame through the general step), the
+ * differences in uwt_nofast_diffs; and again reading the stack in place
+ * (directwalk.h, fast loops on and off).  uwt_cache_report() prints each
+ * as one TAP line.
  *
  * Header-only, static: each test program has its own counters.
  */
@@ -25,6 +28,37 @@
 #define UWT_CACHE_MAXF	256
 
 static unsigned int uwt_cache_walks, uwt_cache_diffs;
+static unsigned int uwt_nofast_walks, uwt_nofast_diffs;
+
+/*
+ * The walk again (cfg, with a cache or not) with the fast loops off: it
+ * must give frames[0..n) and res exactly (frames, sources, stop, error).
+ */
+static inline void uwt_nofast_walk(const struct uw_walk_cfg *cfg,
+				   const struct uw_regs *regs, size_t max,
+				   const struct uw_frame *frames, size_t n,
+				   const struct uw_walk_result *res,
+				   const char *what)
+{
+	static struct uw_frame fr[UWT_DIRECT_MAXF];
+	static struct uw_cursor cur;
+	struct uw_walk_cfg cc = *cfg;
+	struct uw_walk_result r2;
+	size_t n2;
+
+	if (max > UWT_DIRECT_MAXF)
+		return;
+	cc.flags |= UW_WALK_NO_FAST;
+	n2 = uw_walk(&cur, &cc, regs, fr, max, &r2);
+	uwt_nofast_walks++;
+	if (!uwt_frames_same(frames, n, res, fr, n2, &r2)) {
+		uwt_nofast_diffs++;
+		diag("fast loops off (%s) changed a walk: %zu frames, stop %s"
+		     " (%d), not %zu, %s (%d)", what, n2,
+		     uw_stop_name(r2.stop), r2.err, n,
+		     uw_stop_name(res->stop), res->err);
+	}
+}
 
 static inline size_t uwt_walk(struct uw_cursor *cur,
 			      const struct uw_walk_cfg *cfg,
@@ -46,6 +80,8 @@ static inline size_t uwt_walk(struct uw_cursor *cur,
 	if (!cfg || !regs || !frames || max > UWT_CACHE_MAXF ||
 	    cfg->nmods > UWT_CACHE_MODS || cfg->cache)
 		return n;
+	uwt_nofast_walk(cfg, regs, max, frames, n, res, "no cache");
+	uwt_direct_nofast = uwt_nofast_walk;
 	uwt_direct_walk(cfg, regs, max, frames, n, res);
 	uwt_cached_cfg(&cc, cfg, mods, &cache);
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
@@ -61,6 +97,9 @@ static inline size_t uwt_walk(struct uw_cursor *cur,
 				     uw_stop_name(r2.stop), n,
 				     uw_stop_name(res->stop));
 			}
+			/* The same cache, its entries the fast walk's. */
+			uwt_nofast_walk(&cc, regs, max, frames, n, res,
+					pass ? "cache, warm" : "cache, cold");
 		}
 	}
 	return n;
@@ -72,6 +111,10 @@ static inline void uwt_cache_report(void)
 	   "every walk the same with the cache, cold and warm, 1 and 256"
 	   " slots (%u walks, %u differ)", uwt_cache_walks,
 	   uwt_cache_diffs);
+	ok(uwt_nofast_walks > 0 && uwt_nofast_diffs == 0,
+	   "every walk the same with the fast loops off (UW_WALK_NO_FAST),"
+	   " cached, uncached and in place (%u walks, %u differ)",
+	   uwt_nofast_walks, uwt_nofast_diffs);
 	uwt_direct_report();
 }
 

@@ -36,6 +36,16 @@
 
 static unsigned int uwt_direct_walks, uwt_direct_diffs, uwt_direct_apart;
 
+/*
+ * The fast loops' differential (cachewalk.h sets it): the walk just made
+ * in place, again with UW_WALK_NO_FAST, must be the same exactly.
+ */
+static void (*uwt_direct_nofast)(const struct uw_walk_cfg *cfg,
+				 const struct uw_regs *regs, size_t max,
+				 const struct uw_frame *frames, size_t n,
+				 const struct uw_walk_result *res,
+				 const char *what);
+
 struct uwt_direct_log {
 	uw_read_fn read;
 	void *ctx;
@@ -184,11 +194,16 @@ static inline void uwt_direct_walk(const struct uw_walk_cfg *cfg,
 	cc.stack_lo = lo;
 	cc.stack_hi = hi;
 	cc.stack_mem = stack;
-	/* 4. In place: the same walk, with a cache (cold, warm) too. */
+	/*
+	 * 4. In place: the same walk, with a cache (cold, warm) too; each
+	 * again with the fast loops off, which must give what they give on.
+	 */
 	n2 = uw_walk(&cur, &cc, regs, fr, max, &r2);
 	uwt_direct_walks++;
 	if (!uwt_direct_same(frames, n, res, fr, n2, &r2))
 		uwt_direct_diff("no cache", n, res, n2, &r2);
+	if (uwt_direct_nofast)
+		uwt_direct_nofast(&cc, regs, max, fr, n2, &r2, "in place");
 	uwt_cached_cfg(&cc, &cc, mods, &cache);
 	uw_cache_init(&cache, mem, 256);
 	for (pass = 0; pass < 2; pass++) {
@@ -197,6 +212,10 @@ static inline void uwt_direct_walk(const struct uw_walk_cfg *cfg,
 		if (!uwt_direct_same(frames, n, res, fr, n2, &r2))
 			uwt_direct_diff(pass ? "cache, warm" : "cache, cold",
 					n, res, n2, &r2);
+		if (uwt_direct_nofast)
+			uwt_direct_nofast(&cc, regs, max, fr, n2, &r2,
+					  pass ? "in place, cache, warm" :
+						 "in place, cache, cold");
 	}
 	free(stack);
 }

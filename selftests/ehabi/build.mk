@@ -7,7 +7,8 @@
 EHT_DIR := $(O)/selftests/ehabi
 
 $(EHT_DIR)/test_ehabi: selftests/ehabi/test_ehabi.c selftests/common/tap.h \
-		$(LIBUWIND) $(LIB_HDRS)
+		$(LIBUWIND) $(LIB_HDRS) selftests/common/cachewalk.h \
+		selftests/common/directwalk.h selftests/common/walkcmp.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(LIBUWIND)
 

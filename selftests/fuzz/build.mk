@@ -13,7 +13,7 @@ FUZZ_CC ?= clang-14
 FUZZ_DIR := $(O)/selftests/fuzz
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer
+	-fno-omit-frame-pointer $(LIB_SWITCHES)
 FUZZ_LIB_OBJS := $(LIB_SRCS:lib/%.c=$(FUZZ_DIR)/lib/%.o)
 FUZZ_BIN := $(FUZZ_DIR)/fuzz_sframe
 FUZZ_CORPUS := $(FUZZ_DIR)/corpus/.stamp
@@ -23,7 +23,7 @@ $(FUZZ_DIR)/lib/%.o: lib/%.c $(LIB_HDRS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
-		selftests/common/check.h
+		selftests/common/check.h selftests/fuzz/fuzzcache.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
@@ -31,7 +31,7 @@ $(FUZZ_BIN): selftests/fuzz/fuzz_sframe.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
 FUZZ_ARM_BIN := $(FUZZ_DIR)/fuzz_arm
 
 $(FUZZ_ARM_BIN): selftests/fuzz/fuzz_arm.c $(FUZZ_LIB_OBJS) $(LIB_HDRS) \
-		selftests/common/check.h
+		selftests/common/check.h selftests/fuzz/fuzzcache.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
@@ -42,7 +42,8 @@ FUZZ_FMT_BINS := $(FUZZ_FMT:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_FMT_CORPUS := $(FUZZ_DIR)/corpus-fmt.stamp
 
 $(FUZZ_DIR)/fuzz_%: selftests/fuzz/fuzz_%.c selftests/fuzz/image.h \
-		selftests/common/check.h $(FUZZ_LIB_OBJS) $(LIB_HDRS)
+		selftests/common/check.h selftests/fuzz/fuzzcache.h \
+		$(FUZZ_LIB_OBJS) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 

@@ -13,6 +13,11 @@
  * sees any read outside them): it must give what the walk through the
  * accessor gives within the same bounds, and so must its cached walks,
  * fuzzed slots included.
+ *
+ * And every walk but those over fuzzed slots again with the fast loops
+ * off (UW_WALK_NO_FAST): the general step alone must give the same
+ * frames, sources, stop and error exactly.  (Over fuzzed slots the two
+ * may differ: a garbage entry's fast bits and its rules need not agree.)
  */
 #ifndef UWIND_FUZZ_FUZZCACHE_H
 #define UWIND_FUZZ_FUZZCACHE_H
@@ -27,6 +32,32 @@
 
 #define FC_SLOTS	8
 #define FC_MODS		4
+
+/* The walk cfg gave (want, nwant, want_res), again with the fast loops off. */
+static void fuzz_nofast_walk(const struct uw_walk_cfg *cfg,
+			     const struct uw_regs *regs, size_t max,
+			     const struct uw_frame *want, size_t nwant,
+			     const struct uw_walk_result *want_res)
+{
+	static struct uw_frame frames[64];
+	static struct uw_cursor cur;
+	struct uw_walk_cfg cc = *cfg;
+	struct uw_walk_result res;
+	size_t i, n;
+
+	if (max > 64)
+		return;
+	cc.flags |= UW_WALK_NO_FAST;
+	n = uw_walk(&cur, &cc, regs, frames, max, &res);
+	CHECK(n == nwant && res.nframes == want_res->nframes &&
+	      res.stop == want_res->stop && res.err == want_res->err);
+	for (i = 0; i < n; i++)
+		CHECK(frames[i].pc == want[i].pc && frames[i].sp == want[i].sp &&
+		      frames[i].cfa == want[i].cfa &&
+		      frames[i].source == want[i].source &&
+		      frames[i].flags == want[i].flags &&
+		      frames[i].module == want[i].module);
+}
 
 static void fuzz_cache_walks(const struct uw_walk_cfg *cfg,
 			     const struct uw_regs *regs, size_t max,
@@ -62,6 +93,8 @@ static void fuzz_cache_walks(const struct uw_walk_cfg *cfg,
 		      frames[i].cfa == want[i].cfa &&
 		      frames[i].source == want[i].source &&
 		      frames[i].module == want[i].module);
+	/* The cache as the fast walk left it: the general step's answer. */
+	fuzz_nofast_walk(&cc, regs, max, want, nwant, want_res);
 	if (!nbytes)
 		return;
 	/* Everything after the tag (pc, key) from the input, cycled. */
@@ -103,6 +136,7 @@ static void fuzz_direct_walks(const struct uw_walk_cfg *cfg,
 	nd = uw_walk(&cur, &cd, regs, fd, max, &rd);
 	CHECK(nd >= 1 && nd <= max && nd == rd.nframes);
 	CHECK(rd.stop > UW_STOP_NONE && rd.stop < UW_STOP_COUNT);
+	fuzz_nofast_walk(&cd, regs, max, fd, nd, &rd);
 	if (!cfg->mem.read)
 		return;
 	na = uw_walk(&cur, &ca, regs, fa, max, &ra);
@@ -128,6 +162,7 @@ static size_t fuzz_walk(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 {
 	size_t n = uw_walk(cur, cfg, regs, frames, max, res);
 
+	fuzz_nofast_walk(cfg, regs, max, frames, n, res);
 	fuzz_cache_walks(cfg, regs, max, frames, n, res, bytes, nbytes);
 	fuzz_direct_walks(cfg, regs, max, base, bytes, nbytes);
 	CHECK(n >= 1 && n <= max && n == res->nframes);

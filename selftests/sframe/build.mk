@@ -7,7 +7,8 @@
 
 SFT_DIR := $(O)/selftests/sframe
 SFT_HDRS := scripts/uwind/sframe_enc.h selftests/sframe/testutil.h \
-	selftests/common/tap.h $(LIB_HDRS)
+	selftests/common/tap.h $(LIB_HDRS) selftests/common/cachewalk.h \
+	selftests/common/directwalk.h selftests/common/walkcmp.h
 SFT_BINS := $(SFT_DIR)/test_sframe $(SFT_DIR)/sframe_reencode \
 	$(SFT_DIR)/sframe_cmp
 

@@ -902,6 +902,17 @@ static void test_many(void)
 /* ------------------------------------------------------------------ */
 /* 4. Walks over a synthetic stack. */
 
+/*
+ * The stack's bias: the walks run once with the stack at 0x7fe000, and
+ * once above 4 GiB, where the walker's fast loops take the frames they
+ * can (below 2^32 they leave every frame to the general step through an
+ * accessor): the same frames, and uwt_walk() compares each walk with the
+ * fast loops off.
+ */
+static uint64_t sb;
+static const char *sb_tag = "";
+#define S(a)	(sb + (a))
+
 struct image {
 	uint64_t base;
 	size_t size;
@@ -988,11 +999,11 @@ static const struct sfe_fde xw_fdes[] = {
 static void x86_stack(struct image *im)
 {
 	memset(im->bytes, 0, im->size);
-	poke(im, 0x7ff010, 0x7ff0f0);	/* f0 saved f1's rbp */
-	poke(im, 0x7ff018, 0x402020);	/* return into f1 */
-	poke(im, 0x7ff0f0, 0);		/* f1 saved rbp = 0 */
-	poke(im, 0x7ff0f8, 0x403030);	/* return into f2 */
-	poke(im, 0x7ff108, 0x404005);	/* return into f3 */
+	poke(im, S(0x7ff010), S(0x7ff0f0));	/* f0 saved f1's rbp */
+	poke(im, S(0x7ff018), 0x402020);	/* return into f1 */
+	poke(im, S(0x7ff0f0), 0);		/* f1 saved rbp = 0 */
+	poke(im, S(0x7ff0f8), 0x403030);	/* return into f2 */
+	poke(im, S(0x7ff108), 0x404005);	/* return into f3 */
 }
 
 static void test_walk_x86_64(void)
@@ -1003,7 +1014,7 @@ static void test_walk_x86_64(void)
 		.nfdes = ARRAY_SIZE(xw_fdes), .fdes = xw_fdes,
 	};
 	static uint8_t stack[0x2000];
-	struct image im = { .base = 0x7fe000, .size = sizeof(stack),
+	struct image im = { .base = S(0x7fe000), .size = sizeof(stack),
 			    .bytes = stack };
 	struct uw_module mod = { .start = 0x401000, .end = 0x405000 };
 	struct uw_walk_cfg cfg = {
@@ -1013,7 +1024,7 @@ static void test_walk_x86_64(void)
 	struct uw_regs regs = { .valid = 0 };
 	const struct walk_want full = {
 		4, { 0x401010, 0x402020, 0x403030, 0x404005 },
-		{ 0x7ff000, 0x7ff020, 0x7ff100, 0x7ff110 },
+		{ S(0x7ff000), S(0x7ff020), S(0x7ff100), S(0x7ff110) },
 		{ UW_SRC_SFRAME, UW_SRC_SFRAME, UW_SRC_SFRAME, UW_SRC_NONE },
 		UW_STOP_OUTERMOST, 0,
 	};
@@ -1021,35 +1032,35 @@ static void test_walk_x86_64(void)
 	struct sec s;
 
 	if (!build_init(&s, &t)) {
-		ok(false, "x86-64 walk: table");
+		ok(false, "x86-64 walk%s: table", sb_tag);
 		return;
 	}
 	mod.sframe = &s.sf;
 	x86_stack(&im);
 	uw_reg_set(&regs, UW_X86_64_RIP, 0x401010);
-	uw_reg_set(&regs, UW_X86_64_RSP, 0x7ff000);
-	uw_reg_set(&regs, UW_X86_64_RBP, 0x7ff0f0);
+	uw_reg_set(&regs, UW_X86_64_RSP, S(0x7ff000));
+	uw_reg_set(&regs, UW_X86_64_RBP, S(0x7ff0f0));
 	ok(check_walk(&cfg, &regs, 16, &full),
-	   "x86-64 walk: 4 frames through sp and rbp rows, stops at the outermost marker");
+	   "x86-64 walk%s: 4 frames through sp and rbp rows, stops at the outermost marker", sb_tag);
 
-	im.fault_lo = 0x7ff0f8;
-	im.fault_hi = 0x7ff100;
+	im.fault_lo = S(0x7ff0f8);
+	im.fault_hi = S(0x7ff100);
 	w = (struct walk_want){ 2, { 0x401010, 0x402020 },
-				{ 0x7ff000, 0x7ff020 },
+				{ S(0x7ff000), S(0x7ff020) },
 				{ UW_SRC_SFRAME, UW_SRC_NONE },
 				UW_STOP_READ_FAULT, UW_EREAD };
 	ok(check_walk(&cfg, &regs, 16, &w),
-	   "x86-64 walk: unreadable return-address slot stops with a read fault");
+	   "x86-64 walk%s: unreadable return-address slot stops with a read fault", sb_tag);
 	im.fault_lo = im.fault_hi = 0;
 
-	cfg.stack_lo = 0x7ff000;
-	cfg.stack_hi = 0x7ff100;
+	cfg.stack_lo = S(0x7ff000);
+	cfg.stack_hi = S(0x7ff100);
 	w = (struct walk_want){ 3, { 0x401010, 0x402020, 0x403030 },
-				{ 0x7ff000, 0x7ff020, 0x7ff100 },
+				{ S(0x7ff000), S(0x7ff020), S(0x7ff100) },
 				{ UW_SRC_SFRAME, UW_SRC_SFRAME, UW_SRC_NONE },
 				UW_STOP_READ_FAULT, UW_ESTACK };
 	ok(check_walk(&cfg, &regs, 16, &w),
-	   "x86-64 walk: a read above the stack bounds stops the walk");
+	   "x86-64 walk%s: a read above the stack bounds stops the walk", sb_tag);
 	cfg.stack_lo = cfg.stack_hi = 0;
 
 	w = full;
@@ -1058,23 +1069,23 @@ static void test_walk_x86_64(void)
 	w.stop = UW_STOP_DEPTH;
 	w.err = UW_EDEPTH;
 	ok(check_walk(&cfg, &regs, 3, &w),
-	   "x86-64 walk: a 3-frame array stops with the depth limit");
+	   "x86-64 walk%s: a 3-frame array stops with the depth limit", sb_tag);
 	cfg.max_depth = 2;
 	w.n = 2;
 	w.src[1] = UW_SRC_NONE;
 	ok(check_walk(&cfg, &regs, 16, &w),
-	   "x86-64 walk: max_depth 2 stops after 2 frames");
+	   "x86-64 walk%s: max_depth 2 stops after 2 frames", sb_tag);
 	cfg.max_depth = 0;
 
 	/* f0 saved an rbp below its own frame: f1's CFA moves down. */
-	poke(&im, 0x7ff010, 0x7fe100);
-	poke(&im, 0x7fe108, 0x402020);
+	poke(&im, S(0x7ff010), S(0x7fe100));
+	poke(&im, S(0x7fe108), 0x402020);
 	w = (struct walk_want){ 2, { 0x401010, 0x402020 },
-				{ 0x7ff000, 0x7ff020 },
+				{ S(0x7ff000), S(0x7ff020) },
 				{ UW_SRC_SFRAME, UW_SRC_NONE },
 				UW_STOP_NO_PROGRESS, UW_ENOPROGRESS };
 	ok(check_walk(&cfg, &regs, 16, &w),
-	   "x86-64 walk: a CFA below the stack pointer stops with no progress");
+	   "x86-64 walk%s: a CFA below the stack pointer stops with no progress", sb_tag);
 	x86_stack(&im);
 
 	/* A return address that loops into a zero-sized CFA step. */
@@ -1091,12 +1102,12 @@ static void test_walk_x86_64(void)
 		lt.fdes = loop_fdes;
 		build_init(&ls, &lt);
 		mod.sframe = &ls.sf;
-		poke(&im, 0x7feff8, 0x401010);
-		w = (struct walk_want){ 1, { 0x401010 }, { 0x7ff000 },
+		poke(&im, S(0x7feff8), 0x401010);
+		w = (struct walk_want){ 1, { 0x401010 }, { S(0x7ff000) },
 					{ UW_SRC_NONE },
 					UW_STOP_NO_PROGRESS, UW_ENOPROGRESS };
 		ok(check_walk(&cfg, &regs, 16, &w),
-		   "x86-64 walk: CFA = sp (RA at sp-8, a loop) stops with no progress");
+		   "x86-64 walk%s: CFA = sp (RA at sp-8, a loop) stops with no progress", sb_tag);
 		mod.sframe = &s.sf;
 		sec_free(&ls);
 		x86_stack(&im);
@@ -1107,52 +1118,52 @@ static void test_walk_x86_64(void)
 		struct uw_regs r2 = { .valid = 0 };
 
 		uw_reg_set(&r2, UW_X86_64_RIP, 0x300000);
-		uw_reg_set(&r2, UW_X86_64_RSP, 0x7ff000);
-		uw_reg_set(&r2, UW_X86_64_RBP, 0x7ff040);
-		poke(&im, 0x7ff040, 0x7ff0f0);
-		poke(&im, 0x7ff048, 0x402020);
+		uw_reg_set(&r2, UW_X86_64_RSP, S(0x7ff000));
+		uw_reg_set(&r2, UW_X86_64_RBP, S(0x7ff040));
+		poke(&im, S(0x7ff040), S(0x7ff0f0));
+		poke(&im, S(0x7ff048), 0x402020);
 		w = (struct walk_want){
 			4, { 0x300000, 0x402020, 0x403030, 0x404005 },
-			{ 0x7ff000, 0x7ff050, 0x7ff100, 0x7ff110 },
+			{ S(0x7ff000), S(0x7ff050), S(0x7ff100), S(0x7ff110) },
 			{ UW_SRC_FP, UW_SRC_SFRAME, UW_SRC_SFRAME,
 			  UW_SRC_NONE },
 			UW_STOP_OUTERMOST, 0 };
 		ok(check_walk(&cfg, &r2, 16, &w),
-		   "x86-64 walk: frame-pointer fallback where no table covers the pc");
+		   "x86-64 walk%s: frame-pointer fallback where no table covers the pc", sb_tag);
 
 		cfg.flags = UW_WALK_NO_FP;
-		w = (struct walk_want){ 1, { 0x300000 }, { 0x7ff000 },
+		w = (struct walk_want){ 1, { 0x300000 }, { S(0x7ff000) },
 					{ UW_SRC_NONE }, UW_STOP_NO_INFO,
 					UW_ENOENT };
 		ok(check_walk(&cfg, &r2, 16, &w),
-		   "x86-64 walk: no table and UW_WALK_NO_FP: no info");
+		   "x86-64 walk%s: no table and UW_WALK_NO_FP: no info", sb_tag);
 		cfg.flags = 0;
 
 		uw_reg_set(&r2, UW_X86_64_RBP, 0);
-		w = (struct walk_want){ 1, { 0x300000 }, { 0x7ff000 },
+		w = (struct walk_want){ 1, { 0x300000 }, { S(0x7ff000) },
 					{ UW_SRC_NONE }, UW_STOP_END, 0 };
 		ok(check_walk(&cfg, &r2, 16, &w),
-		   "x86-64 walk: frame-pointer fallback with rbp 0 ends the walk");
+		   "x86-64 walk%s: frame-pointer fallback with rbp 0 ends the walk", sb_tag);
 
 		/*
 		 * No table, and rbp is no frame pointer (misaligned, as past
 		 * main in a libc built without them; or pointing below sp):
 		 * the walk is out of unwind information, not stuck.
 		 */
-		uw_reg_set(&r2, UW_X86_64_RBP, 0x7ff043);
-		w = (struct walk_want){ 1, { 0x300000 }, { 0x7ff000 },
+		uw_reg_set(&r2, UW_X86_64_RBP, S(0x7ff043));
+		w = (struct walk_want){ 1, { 0x300000 }, { S(0x7ff000) },
 					{ UW_SRC_NONE }, UW_STOP_NO_INFO,
 					UW_EALIGN };
 		ok(check_walk(&cfg, &r2, 16, &w),
-		   "x86-64 walk: a misaligned rbp where no table covers the pc: no info");
-		uw_reg_set(&r2, UW_X86_64_RBP, 0x7fef00);
-		poke(&im, 0x7fef00, 0x7ff0f0);
-		poke(&im, 0x7fef08, 0x402020);
-		w = (struct walk_want){ 1, { 0x300000 }, { 0x7ff000 },
+		   "x86-64 walk%s: a misaligned rbp where no table covers the pc: no info", sb_tag);
+		uw_reg_set(&r2, UW_X86_64_RBP, S(0x7fef00));
+		poke(&im, S(0x7fef00), S(0x7ff0f0));
+		poke(&im, S(0x7fef08), 0x402020);
+		w = (struct walk_want){ 1, { 0x300000 }, { S(0x7ff000) },
 					{ UW_SRC_NONE }, UW_STOP_NO_INFO,
 					UW_ENOPROGRESS };
 		ok(check_walk(&cfg, &r2, 16, &w),
-		   "x86-64 walk: an rbp below sp where no table covers the pc: no info");
+		   "x86-64 walk%s: an rbp below sp where no table covers the pc: no info", sb_tag);
 		x86_stack(&im);
 	}
 	sec_free(&s);
@@ -1183,7 +1194,7 @@ static void aarch64_walk(bool be)
 		.nfdes = ARRAY_SIZE(aw_fdes), .fdes = aw_fdes,
 	};
 	static uint8_t stack[0x1000];
-	struct image im = { .base = 0x7ff000, .size = sizeof(stack),
+	struct image im = { .base = S(0x7ff000), .size = sizeof(stack),
 			    .bytes = stack, .be = be };
 	struct uw_module mod = { .start = 0x401000, .end = 0x405000 };
 	struct uw_walk_cfg cfg = {
@@ -1192,10 +1203,11 @@ static void aarch64_walk(bool be)
 		.pac_mask = 0xff80000000000000ull,
 	};
 	struct uw_regs regs = { .valid = 0 };
-	const char *e = be ? "BE" : "LE";
+	const char *e = be ? (sb ? "BE, stack above 4 GiB" : "BE") :
+			       (sb ? "LE, stack above 4 GiB" : "LE");
 	struct walk_want w = {
 		4, { 0x401008, 0x40200c, 0x403010, 0x404008 },
-		{ 0x7ff000, 0x7ff000, 0x7ff020, 0x7ff050 },
+		{ S(0x7ff000), S(0x7ff000), S(0x7ff020), S(0x7ff050) },
 		{ UW_SRC_SFRAME, UW_SRC_SFRAME, UW_SRC_SFRAME, UW_SRC_NONE },
 		UW_STOP_OUTERMOST, 0,
 	};
@@ -1207,23 +1219,23 @@ static void aarch64_walk(bool be)
 	}
 	mod.sframe = &s.sf;
 	memset(stack, 0, sizeof(stack));
-	poke(&im, 0x7ff000, 0x7ff040);		/* g1: saved x29 */
+	poke(&im, S(0x7ff000), S(0x7ff040));		/* g1: saved x29 */
 	/* g1: saved x30, signed (RA mangled in that row) */
-	poke(&im, 0x7ff008, 0x5a00000000403010ull);
-	poke(&im, 0x7ff040, 0);			/* g2: saved x29 */
-	poke(&im, 0x7ff048, 0x404008);		/* g2: saved x30 */
+	poke(&im, S(0x7ff008), 0x5a00000000403010ull);
+	poke(&im, S(0x7ff040), 0);			/* g2: saved x29 */
+	poke(&im, S(0x7ff048), 0x404008);		/* g2: saved x30 */
 	uw_reg_set(&regs, UW_AARCH64_PC, 0x401008);
-	uw_reg_set(&regs, UW_AARCH64_SP, 0x7ff000);
+	uw_reg_set(&regs, UW_AARCH64_SP, S(0x7ff000));
 	uw_reg_set(&regs, UW_AARCH64_X30, 0x40200c);
-	uw_reg_set(&regs, UW_AARCH64_X29, 0x7ff000);
+	uw_reg_set(&regs, UW_AARCH64_X29, S(0x7ff000));
 	ok(check_walk(&cfg, &regs, 16, &w),
 	   "AArch64 %s walk: leaf RA in LR, x29 rows, PAC bits stripped, outermost",
 	   e);
 
 	/* g1 returns into the leaf: its LR rule cannot be used there. */
-	poke(&im, 0x7ff008, 0x401010);
+	poke(&im, S(0x7ff008), 0x401010);
 	w = (struct walk_want){ 3, { 0x401008, 0x40200c, 0x401010 },
-				{ 0x7ff000, 0x7ff000, 0x7ff020 },
+				{ S(0x7ff000), S(0x7ff000), S(0x7ff020) },
 				{ UW_SRC_SFRAME, UW_SRC_SFRAME, UW_SRC_NONE },
 				UW_STOP_NO_INFO, UW_EREG };
 	ok(check_walk(&cfg, &regs, 16, &w),
@@ -1959,6 +1971,13 @@ int main(void)
 	test_walk_x86_64();
 	aarch64_walk(false);
 	aarch64_walk(true);
+	sb = 0x7ffd00000000ull;
+	sb_tag = " (stack above 4 GiB)";
+	test_walk_x86_64();
+	aarch64_walk(false);
+	aarch64_walk(true);
+	sb = 0;
+	sb_tag = "";
 	test_hostile_header();
 	test_hostile_entries();
 	test_hostile_v3();
