@@ -73,6 +73,9 @@
  *     entry says "no table row, no trampoline" (uwi_cache_no_sigframe())
  *     is one the general step's phases pass on to the frame record: the
  *     fp loop goes straight there.
+ *   UWI_FAST_HOST_ORDER  the fp loop runs only on a stack in the host's
+ *     byte order (the in-place copies need it anyway): its words are
+ *     plain loads.
  *
  * Tried, and slower (callgrind instructions a frame of
  * scripts/bench-walk.sh's 38-frame stack, x86-64, GCC 12; qemu-arm's
@@ -381,152 +384,102 @@ static uwi_noinline bool sf_other_mem(struct uw_cursor *cur,
 }
 
 /*
- * The SFrame loop, for uwi_fast_sframe() (see the head comment; fr is
- * frames + n, fend frames + max, regs the cursor's frame's registers).
- * direct and cached are constants at each call, one copy of the loop per
- * mode: in place or through the accessor; without cached, the walk has
- * no cache and no slot is looked at (every frame is looked up, into the
- * cursor's own entry).  Returns the frames taken.
+ * A miss: the table's row for lookup (in the frame's module, which the
+ * caller checked), into the cache's slot, or without one (the cursor's
+ * own entry) only what the loop reads.  false to stop (no row, or an
+ * error: the general step says which).
  */
-static uwi_always_inline size_t sframe_loop(struct uw_cursor *cur,
-					    const struct uw_walk_cfg *cfg,
-					    const struct uwi_arch *a,
-					    const struct uw_regs *regs,
-					    struct uw_frame *fr,
-					    struct uw_frame *fend,
-					    bool direct, bool cached)
+static uwi_always_inline bool sf_lookup(struct uw_cursor *cur,
+					struct uwi_fast *v, uint64_t lookup,
+					struct uw_cache_entry *slot,
+					struct uw_frame *fr, bool cached,
+					uint8_t *fast, uint8_t *shape,
+					int64_t *cfa_off, int64_t *pair_off)
 {
-	const bool be = direct ? host_be() : cfg->big_endian;
+	struct uwi_state *s = uwi_state(cur);
+	struct uw_row *row = &s->scratch.fast.row;
+	const struct uw_cache_entry *e;
+	int32_t off;
+
+	if (uw_sframe_find(v->mod->sframe, lookup - v->mod->bias, row))
+		return false;
+	if (slot != &s->scratch.fast.e) {
+		e = sf_fill(cur, lookup, slot, fr);
+		*fast = e->fast;
+		*shape = e->shape;
+		*pair_off = e->pair_off;
+	} else {
+		/*
+		 * Counted for a cache's hits (a walk with a cache, of a
+		 * module it keeps out), which a copy without a cache has
+		 * none of.
+		 */
+		*fast = uwi_fast_byte(row, &v->a->info, (uint8_t)v->cfg->arch,
+				      shape, &off);
+		*pair_off = off;
+		if (cached)
+			v->fills++;
+		v->fill_fr = fr;
+	}
+	*cfa_off = row->cfa.off;
+	return true;
+}
+
+/*
+ * The caller of a frame (sp, fp) whose entry's fast byte is fast: its
+ * CFA, return address and fp into *cfa, *ra and *nfp; false to leave the
+ * frame to the general step.  Only a fast entry of this architecture,
+ * and only for what it says: want itself for a plain frame record, with
+ * UWI_FAST_SAMEFP or UWI_FAST_OTHER for the other shapes; anything else
+ * stops (a slot other formats fill has fast 0: uwi_cache_tag()).
+ */
+static uwi_always_inline bool sf_caller(struct uw_cursor *cur,
+					struct uwi_fast *v,
+					const struct uw_cache_entry *slot,
+					unsigned int fast, unsigned int want,
+					uint8_t shape, int64_t cfa_off,
+					int64_t pair_off, uint64_t sp,
+					uint64_t fp, bool direct, bool be,
+					uint64_t *cfa, uint64_t *ra,
+					uint64_t *nfp)
+{
+	if (uwi_likely(fast == want))
+		return sf_cfa(shape, sp, fp, cfa_off, direct, cfa) &&
+		       fast_pair(cur, v, *cfa + pair_off - v->lo, direct, be,
+				 ra, nfp);
+	if (fast == (want | UWI_FAST_SAMEFP)) {
+		*nfp = fp;	/* UWI_FAST_FP_KNOWN */
+		return sf_cfa(shape, sp, fp, cfa_off, direct, cfa) &&
+		       fast_word(cur, v, *cfa + pair_off - v->lo, direct, be,
+				 ra);
+	}
+	if (fast != (want | UWI_FAST_OTHER))
+		return false;
+	v->fp = fp;
+	if (!sf_cfa(shape, sp, fp, cfa_off, direct, cfa) ||
+	    !(direct ? sf_other_direct(cur, slot, shape, *cfa, pair_off) :
+		       sf_other_mem(cur, slot, shape, *cfa, pair_off)))
+		return false;
+	*ra = v->ra;
+	*nfp = v->fp;
+	return true;
+}
+
+/*
+ * After the loop, which stopped at frame fr (lookup its lookup address;
+ * sp and fp the last frame's taken, flags0 the first's flags): the row it
+ * may hand the general step, the cache's hits, the last frame's record
+ * and the cursor.  Returns the frames taken.
+ */
+static uwi_always_inline size_t sf_end(struct uw_cursor *cur,
+				       struct uw_frame *fr, uint64_t lookup,
+				       uint64_t sp, uint64_t fp, uint8_t flags0)
+{
 	struct uwi_state *s = uwi_state(cur);
 	struct uwi_fast *v = &s->scratch.fast.v;
-	struct uw_cache_entry *slot;
-	const struct uw_cache_entry *e;
-	struct uw_row *row;
-	uint64_t pc, sp, fp, lookup, cfa, ra, nfp, key, mask16;
-	const uint8_t *ents;
-	unsigned int want;
-	uint8_t fast, shape;
-	int32_t off;
-	int64_t cfa_off, pair_off;
+	size_t taken = (size_t)(fr - v->fr0);
 	uint16_t module;
-	uint32_t tag;
-	size_t taken;
-	uint8_t flags0;
 
-	if (fr >= fend || !sf_init(v, cur, cfg, a, direct))
-		return 0;
-	pc = regs->r[a->info.pc];
-	sp = regs->r[a->info.sp];
-	fp = regs->r[a->info.fp];
-	lookup = uwi_lookup_pc(pc, uwi_pc_exact(cur->depth, cur->flags));
-	/*
-	 * From here on cfg, a and the first frame are read from v: none
-	 * holds a register through the loop, which needs every one.
-	 */
-	v->fr0 = fr;
-	flags0 = fr[-1].flags;
-	/* The module's part, and the walk's want, in registers. */
-	ents = v->ents;
-	mask16 = v->mask16;
-	key = v->key;
-	want = v->want;
-	tag = uwi_frame_tag(UW_SRC_SFRAME, 0, v->module);
-	for (;;) {
-		slot = cached ? uwi_cache_slot_at(ents, mask16, lookup) :
-				&s->scratch.fast.e;
-		if (cached && uwi_cache_is(slot, lookup, key)) {
-			/* UWI_FAST_HIT: no range check. */
-			fast = slot->fast;
-			shape = slot->shape;
-			cfa_off = slot->u.rule[0].off;
-			pair_off = slot->pair_off;
-		} else {
-			if (uwi_unlikely(!uwi_in_module(v->mstart, v->mstart + v->mlen,
-							lookup))) {
-				if (!sf_module(v, cur,
-					       uwi_find_module(v->cfg, lookup)))
-					break;
-				ents = v->ents;
-				mask16 = v->mask16;
-				key = v->key;
-				tag = uwi_frame_tag(UW_SRC_SFRAME, 0,
-						    v->module);
-				continue;
-			}
-			row = &s->scratch.fast.row;
-			if (uw_sframe_find(v->mod->sframe, lookup - v->mod->bias,
-					   row))
-				break;
-			if (slot != &s->scratch.fast.e) {
-				e = sf_fill(cur, lookup, slot, fr);
-				fast = e->fast;
-				shape = e->shape;
-				pair_off = e->pair_off;
-			} else {
-				/*
-				 * Uncached: only what the loop reads.  Counted
-				 * for a cache's hits (a walk with a cache, of a
-				 * module it keeps out), which a copy without a
-				 * cache has none of.
-				 */
-				fast = uwi_fast_byte(row, &v->a->info,
-						     (uint8_t)v->cfg->arch,
-						     &shape, &off);
-				pair_off = off;
-				if (cached)
-					v->fills++;
-				v->fill_fr = fr;
-			}
-			cfa_off = row->cfa.off;
-			/* Read again rather than kept across the calls. */
-			ents = v->ents;
-			mask16 = v->mask16;
-			key = v->key;
-			want = v->want;
-		}
-		/*
-		 * Only a fast entry of this architecture, and only for what it
-		 * says: want itself for a plain frame record, with
-		 * UWI_FAST_SAMEFP or UWI_FAST_OTHER for the other shapes;
-		 * anything else stops (a slot other formats fill has fast 0:
-		 * uwi_cache_tag()).
-		 */
-		if (uwi_likely(fast == want)) {
-			if (!sf_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
-			    !fast_pair(cur, v, cfa + pair_off - v->lo, direct,
-				       be, &ra, &nfp))
-				break;
-		} else if (fast == (want | UWI_FAST_SAMEFP)) {
-			nfp = fp;	/* UWI_FAST_FP_KNOWN */
-			if (!sf_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
-			    !fast_word(cur, v, cfa + pair_off - v->lo, direct,
-				       be, &ra))
-				break;
-		} else if (fast == (want | UWI_FAST_OTHER)) {
-			v->fp = fp;
-			if (!sf_cfa(shape, sp, fp, cfa_off, direct, &cfa) ||
-			    !(direct ? sf_other_direct(cur, slot, shape, cfa,
-						       pair_off) :
-				       sf_other_mem(cur, slot, shape, cfa,
-						    pair_off)))
-				break;
-			ra = v->ra;
-			nfp = v->fp;
-		} else {
-			break;
-		}
-		/* Its return address, below, must be other than 0. */
-		if (uwi_ra_ends(ra))
-			break;
-		fp = nfp;
-		sp = cfa;
-		uwi_frame_step(fr - 1, cfa, tag);
-		uwi_frame_set(fr, ra, cfa);
-		lookup = uwi_lookup_pc(ra, false);	/* UWI_FAST_RA */
-		if (++fr == fend)
-			break;
-	}
-	taken = (size_t)(fr - v->fr0);
 	/*
 	 * Stopped at a frame it looked up: the general step takes the row
 	 * without a second lookup (uwi_sframe_step()).
@@ -554,6 +507,100 @@ static uwi_always_inline size_t sframe_loop(struct uw_cursor *cur,
 	fast_store(cur, v->a, fr[-1].pc, sp, fp, module, (uint32_t)taken,
 		   UW_SRC_SFRAME);
 	return taken;
+}
+
+/*
+ * The SFrame loop, for uwi_fast_sframe() (see the head comment; fr is
+ * frames + n, fend frames + max, regs the cursor's frame's registers).
+ * direct and cached are constants at each call, one copy of the loop per
+ * mode: in place or through the accessor; without cached, the walk has
+ * no cache and no slot is looked at (every frame is looked up, into the
+ * cursor's own entry).  Returns the frames taken.
+ */
+static uwi_always_inline size_t sframe_loop(struct uw_cursor *cur,
+					    const struct uw_walk_cfg *cfg,
+					    const struct uwi_arch *a,
+					    const struct uw_regs *regs,
+					    struct uw_frame *fr,
+					    struct uw_frame *fend,
+					    bool direct, bool cached)
+{
+	const bool be = direct ? host_be() : cfg->big_endian;
+	struct uwi_state *s = uwi_state(cur);
+	struct uwi_fast *v = &s->scratch.fast.v;
+	struct uw_cache_entry *slot;
+	uint64_t sp, fp, lookup, cfa, ra, nfp, key, mask16;
+	const uint8_t *ents;
+	unsigned int want;
+	uint8_t fast, shape, flags0;
+	int64_t cfa_off, pair_off;
+	uint32_t tag;
+
+	if (fr >= fend || !sf_init(v, cur, cfg, a, direct))
+		return 0;
+	sp = regs->r[a->info.sp];
+	fp = regs->r[a->info.fp];
+	lookup = uwi_lookup_pc(regs->r[a->info.pc],
+			       uwi_pc_exact(cur->depth, cur->flags));
+	/*
+	 * From here on cfg, a and the first frame are read from v: none
+	 * holds a register through the loop, which needs every one.
+	 */
+	v->fr0 = fr;
+	flags0 = fr[-1].flags;
+	/* The module's part, and the walk's want, in registers. */
+	ents = v->ents;
+	mask16 = v->mask16;
+	key = v->key;
+	want = v->want;
+	tag = uwi_frame_tag(UW_SRC_SFRAME, 0, v->module);
+	for (;;) {
+		slot = cached ? uwi_cache_slot_at(ents, mask16, lookup) :
+				&s->scratch.fast.e;
+		if (cached && uwi_cache_is(slot, lookup, key)) {
+			/* UWI_FAST_HIT: no range check. */
+			fast = slot->fast;
+			shape = slot->shape;
+			cfa_off = slot->u.rule[0].off;
+			pair_off = slot->pair_off;
+		} else {
+			if (uwi_unlikely(!uwi_in_module(v->mstart,
+							v->mstart + v->mlen,
+							lookup))) {
+				if (!sf_module(v, cur,
+					       uwi_find_module(v->cfg, lookup)))
+					break;
+				ents = v->ents;
+				mask16 = v->mask16;
+				key = v->key;
+				tag = uwi_frame_tag(UW_SRC_SFRAME, 0,
+						    v->module);
+				continue;
+			}
+			if (!sf_lookup(cur, v, lookup, slot, fr, cached, &fast,
+				       &shape, &cfa_off, &pair_off))
+				break;
+			/* Read again rather than kept across the calls. */
+			ents = v->ents;
+			mask16 = v->mask16;
+			key = v->key;
+			want = v->want;
+		}
+		if (!sf_caller(cur, v, slot, fast, want, shape, cfa_off,
+			       pair_off, sp, fp, direct, be, &cfa, &ra, &nfp))
+			break;
+		/* Its return address, below, must be other than 0. */
+		if (uwi_ra_ends(ra))
+			break;
+		fp = nfp;
+		sp = cfa;
+		uwi_frame_step(fr - 1, cfa, tag);
+		uwi_frame_set(fr, ra, cfa);
+		lookup = uwi_lookup_pc(ra, false);	/* UWI_FAST_RA */
+		if (++fr == fend)
+			break;
+	}
+	return sf_end(cur, fr, lookup, sp, fp, flags0);
 }
 
 /*
@@ -624,12 +671,12 @@ static uwi_always_inline size_t fp_loop(struct uw_cursor *cur,
 					struct uw_frame *frames, size_t n,
 					size_t max, bool direct)
 {
-	const bool be = direct ? host_be() : cfg->big_endian;
 	struct uwi_fast *v = &uwi_state(cur)->scratch.fast.v;
 	const struct uw_arch_info *ai = &a->info;
 	const uint64_t pac = uwi_pac_bits(cfg);
 	const uint32_t limit = uwi_depth_limit(cfg);
-	const struct uw_cache *c = cfg->cache;
+	const uint8_t *ents = (const uint8_t *)cfg->cache->entries;
+	const uint64_t mask16 = (uint64_t)cfg->cache->mask << 4;
 	const struct uw_module *m;
 	struct uw_frame *fr = frames + n, *fend;
 	const struct uw_cache_entry *e;
@@ -637,8 +684,12 @@ static uwi_always_inline size_t fp_loop(struct uw_cursor *cur,
 	uint32_t depth = cur->depth, tag;
 	uint16_t module = cur->module;
 
-	/* UWI_FAST_RA: a return address (not exact), in a module without tables. */
+	/*
+	 * UWI_FAST_RA: a return address (not exact), in a module without
+	 * tables; UWI_FAST_HOST_ORDER: the stack in the host's byte order.
+	 */
 	if (uwi_pc_exact(depth, cur->flags) || depth >= limit ||
+	    cfg->big_endian != host_be() ||
 	    !uw_reg_get(&cur->regs, ai->pc, &pc) ||
 	    !uw_reg_get(&cur->regs, ai->sp, &sp) ||
 	    !uw_reg_get(&cur->regs, ai->fp, &fp) || uwi_ra_ends(pc) ||
@@ -655,11 +706,12 @@ static uwi_always_inline size_t fp_loop(struct uw_cursor *cur,
 	mend = m->end;
 	tag = uwi_frame_tag(UW_SRC_FP, 0, module);
 	while (fr < fend) {
-		e = uwi_cache_slot(c, pc - 1);
+		e = uwi_cache_slot_at(ents, mask16, pc - 1);
 		if (!uwi_cache_is(e, pc - 1, key) ||
 		    !uwi_cache_no_sigframe(e, pc - 1, pc) ||
 		    uwi_fp_record(fp, 8) ||
-		    !fast_pair(cur, v, fp - v->lo, direct, be, &ra, &nfp))
+		    !fast_pair(cur, v, fp - v->lo, direct, host_be(), &ra,
+			       &nfp))
 			break;
 		ra = uwi_strip_pac(ra, pac);
 		cfa = fp + 16;
