@@ -184,53 +184,14 @@ void uwk_caches_show(struct seq_file *m)
 }
 
 /*
- * User memory, never faulting.  copy_from_user_nofault() also checks that
- * the user address space is the one loaded (nmi_uaccess_okay(), which is
- * not exported); once one read has passed that check the walk's aligned
- * stack reads of one or two 8-byte words (a frame record, an SFrame
- * row's return address and frame pointer) take the cheaper path the
- * kernel's own walker uses: user accesses with page faults disabled.
+ * User memory, never faulting: the walk's accessor.  Its body is
+ * uwk_user_read_inline() (uwk_env.h, with struct uwk_read_ctx), which
+ * the core also inlines where it reads the stack of a walk whose
+ * accessor this is (UW_ENV_READ): one read, two ways to reach it.
  */
-struct uwk_read_ctx {
-	bool checked;
-	u64 fault;	/* the last address a read could not take */
-};
-
-static int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
+int uwk_user_read(void *ctx, u64 addr, void *dst, size_t len)
 {
-	struct uwk_read_ctx *c = ctx;
-	const u64 __user *p = (const u64 __user *)addr;
-	u64 v[2];
-
-	if (!c->checked || (len != 8 && len != 16) || !IS_ALIGNED(addr, 8)) {
-		if (copy_from_user_nofault(dst, p, len)) {
-			c->fault = addr;
-			return -EFAULT;
-		}
-		c->checked = true;
-		return 0;
-	}
-	pagefault_disable();
-	if (!user_access_begin(p, len))
-		goto fault;
-	unsafe_get_user(v[0], p, fault_end);
-	if (len == 16)
-		unsafe_get_user(v[1], p + 1, fault_end);
-	user_access_end();
-	pagefault_enable();
-	/* Of a constant size: no call to memcpy(). */
-	if (len == 16)
-		memcpy(dst, v, 16);
-	else
-		memcpy(dst, v, 8);
-	return 0;
-
-fault_end:
-	user_access_end();
-fault:
-	pagefault_enable();
-	c->fault = addr;
-	return -EFAULT;
+	return uwk_user_read_inline(ctx, addr, dst, len);
 }
 
 /* Frames of a walk by source, counted in the stats once it ends. */

@@ -11,6 +11,22 @@
  * -DUW_ENV_HEADER='"my_env.h"' and that header is included instead of
  * anything below.  Compiler hints are not here:
  * they are private to lib/ (lib/compiler.h).
+ *
+ * A host's own header may also give the core its memory accessor's body
+ * at compile time, the way libfdt_env.h gives libfdt its byte swaps: it
+ * declares the accessor it passes in &struct uw_mem.read (a uw_read_fn
+ * with external linkage) and the same read as an inline function, and
+ * defines
+ *
+ *   #define UW_ENV_READ         the accessor's name
+ *   #define UW_ENV_READ_INLINE  the inline function's name
+ *
+ * A walk whose accessor is UW_ENV_READ then reads through
+ * UW_ENV_READ_INLINE, inlined where the walker reads (no indirect call:
+ * a retpoline in a kernel); any other accessor is called as always, so
+ * the run-time accessor stays the contract, and the inline read must do
+ * exactly what the accessor does.  The kernel module does this
+ * (kernel/uwk_env.h); no other host need.
  */
 #ifndef UWIND_ENV_H
 #define UWIND_ENV_H

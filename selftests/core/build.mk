@@ -45,3 +45,25 @@ $(call uw_test,sh selftests/core/api.sh $(O))
 $(call uw_test,$(CORE_T_DIR)/test_cache,unit san,$(CORE_T_DIR)/test_cache)
 $(call uw_test,$(CORE_T_DIR)/test_direct,unit san,$(CORE_T_DIR)/test_direct)
 $(call uw_test,$(CORE_T_DIR)/test_kwalk,unit san,$(CORE_T_DIR)/test_kwalk)
+
+# test_kwalk again, against a core built with an environment header that
+# gives it the test's accessor inline (env_read.h: UW_ENV_READ), as the
+# kernel module's header gives it the module's user read.
+CORE_ENV_DIR := $(CORE_T_DIR)/envread
+CORE_ENV_FLAGS := -DUW_ENV_HEADER='"$(CURDIR)/selftests/core/env_read.h"'
+CORE_ENV_OBJS := $(LIB_SRCS:lib/%.c=$(CORE_ENV_DIR)/%.o)
+
+$(CORE_ENV_DIR)/%.o: lib/%.c $(LIB_HDRS) selftests/core/env_read.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) $(CORE_ENV_FLAGS) -c $< -o $@
+
+$(CORE_T_DIR)/test_kwalk-envread: selftests/core/test_kwalk.c \
+		selftests/core/env_read.h $(CORE_ENV_OBJS) \
+		$(O)/tool/sframe_enc.o $(LIB_HDRS) scripts/uwind/sframe_enc.h \
+		selftests/common/tap.h selftests/common/sfetable.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(CORE_ENV_FLAGS) -DUWT_ENV_READ \
+		$(HOST_LDFLAGS) -o $@ $< $(O)/tool/sframe_enc.o \
+		$(CORE_ENV_OBJS)
+
+$(call uw_test,$(CORE_T_DIR)/test_kwalk-envread,unit san,$(CORE_T_DIR)/test_kwalk-envread)

@@ -14,6 +14,11 @@
  *     reads no code (a cold one reads each frame's), a trampoline is
  *     still found with the cache warm, and code that could not be read
  *     is read again next time (it may be a trampoline then).
+ *  4. built with selftests/core/env_read.h (UW_ENV_READ, the way the
+ *     kernel module gives the core its read inline): the walks above
+ *     read through the inline body, a walk with another accessor never
+ *     does, and both give the same frames, with the fast loops and
+ *     without.
  *
  * The stacks are built here by hand (x86-64): module A (SFrame) and
  * module B (no table, frame pointers, a trampoline).
@@ -61,6 +66,19 @@ static int image_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	memcpy(dst, im->stack + (addr - STACK), len);
 	return 0;
 }
+
+#ifdef UWT_ENV_READ
+/* The accessor the core has inline (env_read.h): image_read(). */
+unsigned long uwt_env_inline_reads;
+
+int uwt_env_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	return image_read(ctx, addr, dst, len);
+}
+#define UWT_READ	uwt_env_read
+#else
+#define UWT_READ	image_read
+#endif
 
 static void put64(struct image *im, uint64_t addr, uint64_t v)
 {
@@ -118,7 +136,7 @@ static void config(struct uw_walk_cfg *cfg, struct uw_cache *cache)
 	cfg->arch = UW_ARCH_X86_64;
 	cfg->mods = g_mods;
 	cfg->nmods = 2;
-	cfg->mem.read = image_read;
+	cfg->mem.read = UWT_READ;
 	cfg->mem.ctx = &g_im;
 	cfg->cache = cache;
 	g_mods[0].start = A_TEXT;
@@ -378,6 +396,56 @@ static void test_tramp_warm(void)
 	   good, n, uw_source_name(n > 2 ? fr[2].source : UW_SRC_NONE));
 }
 
+#ifdef UWT_ENV_READ
+/* Another accessor than the inline one: read through its pointer. */
+static int other_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	return image_read(ctx, addr, dst, len);
+}
+
+/* 4. The inline read (UW_ENV_READ) against the same read by pointer. */
+static void test_env_read(void)
+{
+	struct uw_frame want[NFRAMES + 4], fr[NFRAMES + 4];
+	struct uw_walk_result wres, res;
+	struct uw_walk_cfg cfg;
+	struct uw_regs regs;
+	unsigned long inl;
+	size_t n, nw, k, pass, bad = 0, reads = 0;
+
+	if (uw_cache_init(&g_cache, g_mem, ARRAY_SIZE(g_mem))) {
+		ok(false, "uw_cache_init");
+		return;
+	}
+	for (pass = 0; pass < 4; pass++) {
+		config(&cfg, &g_cache);
+		if (pass & 1)
+			cfg.flags |= UW_WALK_NO_FAST;
+		stack_mixed(&regs);
+		cfg.mem.read = other_read;
+		inl = uwt_env_inline_reads;
+		nw = uw_walk(&g_cur, &cfg, &regs, want, ARRAY_SIZE(want),
+			     &wres);
+		if (uwt_env_inline_reads != inl)
+			bad++;
+		cfg.mem.read = uwt_env_read;
+		g_im.reads = 0;
+		inl = uwt_env_inline_reads;
+		n = uw_walk(&g_cur, &cfg, &regs, fr, ARRAY_SIZE(fr), &res);
+		reads += g_im.reads;
+		if (uwt_env_inline_reads - inl != g_im.reads || !g_im.reads ||
+		    n != nw || res.stop != wres.stop || res.err != wres.err)
+			bad++;
+		for (k = 0; k < n && k < nw; k++)
+			if (!frame_eq(&fr[k], &want[k]))
+				bad++;
+	}
+	ok(bad == 0 && reads > 0,
+	   "UW_ENV_READ: every read of a walk with that accessor inline (%zu reads), none of one with another, the same frames (fast loops on and off, cold and warm; %zu differences)",
+	   reads, bad);
+}
+#endif
+
 int main(void)
 {
 	tap_begin(-1);
@@ -388,6 +456,9 @@ int main(void)
 	test_batches();
 	test_fp_reads();
 	test_tramp_warm();
+#ifdef UWT_ENV_READ
+	test_env_read();
+#endif
 	free(g_tab.p);
 	sfe_layout_free(&g_tab.lay);
 	return tap_done();
