@@ -354,3 +354,67 @@ int uwi_arm_check_ops(struct uwi_arm_vrs *v, uint64_t *units)
 			return 0;
 	}
 }
+
+/*
+ * One instruction of a sequence being reduced to a row (see struct
+ * uwi_arm_row): false when the sequence is no row.  *k is vsp's offset
+ * from the base so far (64 bits: past 32 is no row), *popped whether a
+ * pop was run and *ended whether anything but a pop followed it.
+ */
+static bool row_insn(const struct uwi_arm_insn *insn, struct uwi_arm_row *row,
+		     uint64_t *k, bool first, bool *popped, bool *ended)
+{
+	switch (insn->op) {
+	case UWI_ARM_VSP_ADD:
+		*k += insn->n;
+		*ended = *popped;
+		return *k <= 0xffffffffu;
+	case UWI_ARM_POP:
+		/* One contiguous block, ascending, never r13. */
+		if (*ended || (insn->mask & (1u << ARM_SP)) ||
+		    (uint32_t)(insn->mask & -insn->mask) <= row->mask)
+			return false;
+		if (!*popped)
+			row->k0 = (uint32_t)*k;
+		*popped = true;
+		row->mask |= insn->mask;
+		*k += 4 * uwi_arm_npop(insn->mask);
+		return *k <= 0xffffffffu;
+	case UWI_ARM_VSP_REG:
+		row->reg = insn->reg;
+		return first;
+	case UWI_ARM_NOP:
+		return true;
+	default:
+		return false;	/* vsp -= n, refuse */
+	}
+}
+
+bool uwi_arm_row_eval(struct uwi_arm_vrs *v, struct uwi_arm_row *row)
+{
+	struct uwi_arm_insn insn;
+	bool first = true, popped = false, ended = false;
+	uint64_t k = 0;
+
+	if (!UW_HAS_ARM_ROWS)
+		return false;
+	row->k0 = 0;
+	row->mask = 0;
+	row->reg = ARM_SP;
+	row->chk = false;
+	/* Each instruction takes a byte: bounded by the opcode count. */
+	for (;;) {
+		if (decode(v, &insn))
+			return false;
+		if (insn.op == UWI_ARM_FINISH)
+			break;
+		if (!row_insn(&insn, row, &k, first, &popped, &ended))
+			return false;
+		row->chk = v->chrome;
+		first = false;
+	}
+	if (!popped)
+		row->k0 = (uint32_t)k;
+	row->k = (uint32_t)k;
+	return true;
+}
