@@ -245,12 +245,24 @@ static int vsp_add(struct uwi_arm_vrs *v, uint64_t n)
 	return 0;
 }
 
+/* After a pop: pc popped, or r13 (vsp then its value, after the pop). */
+static uwi_always_inline int pop_done(struct uwi_arm_vrs *v, uint32_t mask)
+{
+	if (mask & (1u << ARM_PC))
+		v->pc_set = true;
+	if (mask & (1u << ARM_SP))
+		v->vsp = (uint32_t)v->regs->r[ARM_SP];	/* after the whole pop */
+	return 0;
+}
+
 /*
- * Pop the core registers in mask (bit n: rn), lowest at lowest address.
- * A popped r13 lands in regs and becomes vsp once the pop is over.
+ * Pop the core registers in mask (bit n: rn), lowest at lowest address,
+ * word by word through the walk's reader.  A popped r13 lands in regs
+ * and becomes vsp once the pop is over.
  */
-static int pop_core(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
-		    uint32_t mask)
+static uwi_always_inline int pop_core(struct uwi_arm_vrs *v,
+				      const struct uw_walk_cfg *cfg,
+				      uint32_t mask)
 {
 	uint64_t val;
 	unsigned int r;
@@ -267,11 +279,35 @@ static int pop_core(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 			return err;
 		uw_reg_set(v->regs, r, val);
 	}
-	if (mask & (1u << ARM_PC))
-		v->pc_set = true;
-	if (mask & (1u << ARM_SP))
-		v->vsp = (uint32_t)v->regs->r[ARM_SP];	/* after the whole pop */
-	return 0;
+	return pop_done(v, mask);
+}
+
+/*
+ * The same read in place, the block at once: one bounds check for all
+ * its words (all within the bounds or one is not: UW_ESTACK either
+ * way): 0 or UW_ESTACK; 1 when vsp would wrap on the way (the words
+ * one by one, pop_core(), then say where).  Only with UW_HAS_FAST: a
+ * build that favours size reads word by word.
+ */
+static uwi_noinline int pop_direct(struct uwi_arm_vrs *v,
+				   const struct uw_walk_cfg *cfg, uint32_t mask)
+{
+	const uint32_t len = 4 * uwi_arm_npop(mask);
+	const uint8_t *p;
+	unsigned int r;
+
+	if (len > 0xffffffffu - v->vsp)
+		return 1;
+	p = uwi_direct(cfg, v->vsp, len);
+	if (!p)
+		return UW_ESTACK;
+	for (r = 0; r < 16; r++)
+		if (mask & (1u << r)) {
+			uw_reg_set(v->regs, r, uwi_load(p, 4, cfg->big_endian));
+			p += 4;
+		}
+	v->vsp += len;
+	return pop_done(v, mask);
 }
 
 /* Run one decoded instruction. */
@@ -279,6 +315,7 @@ static int run(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 	       const struct uwi_arm_insn *insn)
 {
 	uint64_t val;
+	int err;
 
 	switch (insn->op) {
 	case UWI_ARM_VSP_ADD:
@@ -289,6 +326,11 @@ static int run(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 		v->vsp -= (uint32_t)insn->n;
 		return 0;
 	case UWI_ARM_POP:
+		if (UW_HAS_FAST && (cfg->flags & UW_WALK_DIRECT_STACK)) {
+			err = pop_direct(v, cfg, insn->mask);
+			if (err <= 0)
+				return err;
+		}
 		return pop_core(v, cfg, insn->mask);
 	case UWI_ARM_VSP_REG:
 		if (!uw_reg_get(v->regs, insn->reg, &val))
@@ -356,45 +398,64 @@ int uwi_arm_check_ops(struct uwi_arm_vrs *v, uint64_t *units)
 }
 
 /*
- * One instruction of a sequence being reduced to a row (see struct
- * uwi_arm_row): false when the sequence is no row.  *k is vsp's offset
- * from the base so far (64 bits: past 32 is no row), *popped whether a
- * pop was run and *ended whether anything but a pop followed it.
+ * The state of a sequence being reduced to a row (see struct
+ * uwi_arm_row): k vsp's offset from the base so far (past 32 bits, or
+ * below -dip's 16, is no row), lo and hi its extremes before the pops,
+ * popped whether a pop ran and ended whether anything but a pop
+ * followed one.
  */
+struct row_walk {
+	int64_t k, lo, hi;
+	bool first, popped, ended;
+};
+
+/* One instruction of it: false when the sequence is no row. */
 static bool row_insn(const struct uwi_arm_insn *insn, struct uwi_arm_row *row,
-		     uint64_t *k, bool first, bool *popped, bool *ended)
+		     struct row_walk *w)
 {
 	switch (insn->op) {
 	case UWI_ARM_VSP_ADD:
-		*k += insn->n;
-		*ended = *popped;
-		return *k <= 0xffffffffu;
+		w->k += (int64_t)insn->n;
+		w->ended = w->popped;
+		break;
+	case UWI_ARM_VSP_SUB:
+		if (w->popped)
+			return false;
+		w->k -= (int64_t)insn->n;
+		break;
 	case UWI_ARM_POP:
 		/* One contiguous block, ascending, never r13. */
-		if (*ended || (insn->mask & (1u << ARM_SP)) ||
+		if (w->ended || (insn->mask & (1u << ARM_SP)) ||
 		    (uint32_t)(insn->mask & -insn->mask) <= row->mask)
 			return false;
-		if (!*popped)
-			row->k0 = (uint32_t)*k;
-		*popped = true;
+		if (!w->popped) {
+			if (w->k < 0)
+				return false;	/* the block below base */
+			row->k0 = (uint32_t)w->k;
+		}
+		w->popped = true;
 		row->mask |= insn->mask;
-		*k += 4 * uwi_arm_npop(insn->mask);
-		return *k <= 0xffffffffu;
+		w->k += 4 * uwi_arm_npop(insn->mask);
+		break;
 	case UWI_ARM_VSP_REG:
 		row->reg = insn->reg;
-		return first;
+		return w->first;
 	case UWI_ARM_NOP:
 		return true;
 	default:
-		return false;	/* vsp -= n, refuse */
+		return false;	/* refuse */
 	}
+	if (!w->popped) {
+		w->lo = w->k < w->lo ? w->k : w->lo;
+		w->hi = w->k > w->hi ? w->k : w->hi;
+	}
+	return w->k <= 0xffffffff && w->k >= -0xffff;
 }
 
 bool uwi_arm_row_eval(struct uwi_arm_vrs *v, struct uwi_arm_row *row)
 {
+	struct row_walk w = { 0, 0, 0, true, false, false };
 	struct uwi_arm_insn insn;
-	bool first = true, popped = false, ended = false;
-	uint64_t k = 0;
 
 	if (!UW_HAS_ARM_ROWS)
 		return false;
@@ -408,13 +469,20 @@ bool uwi_arm_row_eval(struct uwi_arm_vrs *v, struct uwi_arm_row *row)
 			return false;
 		if (insn.op == UWI_ARM_FINISH)
 			break;
-		if (!row_insn(&insn, row, &k, first, &popped, &ended))
+		if (!row_insn(&insn, row, &w))
 			return false;
 		row->chk = v->chrome;
-		first = false;
+		w.first = false;
 	}
-	if (!popped)
-		row->k0 = (uint32_t)k;
-	row->k = (uint32_t)k;
+	if (!w.popped) {
+		if (w.k < 0)
+			return false;	/* the CFA below base */
+		row->k0 = (uint32_t)w.k;
+	}
+	/* vsp's highest is the CFA: nothing before the pops above them. */
+	if (w.hi > (int64_t)row->k0)
+		return false;
+	row->k = (uint32_t)w.k;
+	row->dip = (uint16_t)-w.lo;
 	return true;
 }

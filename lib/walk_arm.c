@@ -144,8 +144,9 @@ int uwi_arm_row_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	    !uw_reg_get(regs, UW_ARM_SP, &sp) ||
 	    (!(mask & (3u << UW_ARM_LR)) && !lr_known) ||
 	    !uwi_arm_row_ok(e->u.w[2], e->u.w[3], w4, len) ||
-	    !uwi_arm_row_span(e->u.w[2], e->u.w[3], w4, (uint32_t)base,
-			      (uint32_t)sp, cfg->stack_hi, &cfa, &addr))
+	    !uwi_arm_row_span(e->u.w[2], e->u.w[3], w4, e->u.w[5],
+			      (uint32_t)base, (uint32_t)sp, cfg->stack_hi,
+			      &cfa, &addr))
 		return UWI_NEXT;
 	if (len && uwi_read_block(cfg, addr, len,
 				  uwi_state(cur)->scratch.arm.buf, &p))

@@ -130,6 +130,15 @@
  *     next_op() rather than UW_ENOENT: +10 a frame on ARM (arm_exec.c).
  *   - fast_pair() and fast_word() as one reader returning where the
  *     bytes are: 56.5 a cached frame instead of 55.6.
+ *   - the ARM loop's pops as a loop over all 16 register bits, lowest
+ *     first, counting the words: 313 a cached EHABI frame (qemu-arm)
+ *     instead of 222 with one clz a popped register, highest first;
+ *     and the return address's word found by counting the bits below
+ *     pc or lr (it is always the block's last word);
+ *   - the interpreter's in-place block read as a branch inside
+ *     pop_core() (arm_exec.c): through the accessor, +7 (EHABI) and +14
+ *     (Chrome) instructions an uncached frame; run() now chooses
+ *     between pop_direct() and pop_core() instead.
  */
 #include "span.h"
 #include "walk.h"
@@ -899,8 +908,8 @@ static uwi_always_inline bool arm_caller(struct uw_cursor *cur,
 	/* UWI_FAST_ARM_NO_LR: the return address popped, pc or lr. */
 	if (!(valid & (1u << reg)) || !(w4 & (3u << UW_ARM_LR)) ||
 	    !*len ||
-	    !uwi_arm_row_span(e->u.w[2], e->u.w[3], w4, r[reg], r[UW_ARM_SP],
-			      v->hi, cfa, &addr))
+	    !uwi_arm_row_span(e->u.w[2], e->u.w[3], w4, e->u.w[5], r[reg],
+			      r[UW_ARM_SP], v->hi, cfa, &addr))
 		return false;
 	/* UWI_FAST_BOUNDS: the block's first and last byte. */
 	t = addr - v->lo;
@@ -933,8 +942,8 @@ static uwi_always_inline void arm_pop(uint32_t *r, uint32_t mask,
 	unsigned int i;
 
 	mask &= 0x0ff0;
-	/* At most 8 bits, one cleared a turn; top >= 4 per bit (ARM_LEN). */
-	while (mask && top >= 4) {
+	/* At most 8 bits, one cleared a turn; top a multiple of 4. */
+	while (mask && top) {
 		i = 31 - (unsigned int)__builtin_clz(mask);
 		top -= 4;
 		r[i] = (uint32_t)uwi_load(p + top, 4, be);
@@ -1003,7 +1012,7 @@ static uwi_always_inline size_t arm_loop(struct uw_cursor *cur,
 	struct uw_frame *fr = frames + n, *fend = frames + max;
 	const struct uw_cache_entry *e;
 	uint32_t valid = (uint32_t)cur->regs.valid & 0xffff;
-	uint32_t pc, lookup, cfa, len, w4;
+	uint32_t pc, lookup, cfa, len, w4, top;
 	const uint8_t *p;
 	uint8_t source = 0;
 
@@ -1037,7 +1046,9 @@ static uwi_always_inline size_t arm_loop(struct uw_cursor *cur,
 			       uwi_frame_tag(e->src, r[UW_ARM_PC] & 1 ?
 					     UW_FRAME_THUMB : 0, v->module));
 		w4 = e->u.w[4];
-		arm_pop(r, w4, p, (e->u.w[5] >> 8) & 0x7c, be);
+		/* UWI_FAST_ARM_LEN: within the block, whatever the entry. */
+		top = (e->u.w[5] >> 8) & 0x7c;
+		arm_pop(r, w4, p, top < len ? top : len, be);
 		r[UW_ARM_PC] = pc;
 		r[UW_ARM_SP] = cfa;
 		valid = (valid | (w4 & 0xffff) | 1u << UW_ARM_PC |
