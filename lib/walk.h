@@ -437,9 +437,9 @@ int uwi_arm_row_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		     const struct uw_cache_entry *e);
 
 /*
- * After a step's phases, the row of the opcodes a format step ran
- * (step.arm_keep, set) into that entry, if they are one.
- * lib/walk_arm.c.
+ * After an ARM format's step gave a frame and asked (step.arm_keep):
+ * the row of the opcodes it ran into the cache's entry for the step's
+ * lookup, if they are one.  lib/walk_arm.c.
  */
 void uwi_arm_keep_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
 

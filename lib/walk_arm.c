@@ -55,11 +55,11 @@ static uwi_always_inline int arm_run(struct uw_cursor *cur,
 }
 
 /*
- * A step whose opcodes give a frame asks for their row (the general
- * step calls uwi_arm_keep_row() once the phases are over, its frame
- * not under theirs), when the cache's entry e for this step (filled, or
- * hit) holds none yet.  Asked before the run, withdrawn when it fails:
- * nothing lives across the run's call.
+ * A step whose opcodes give a frame asks for their row (the tables
+ * phase calls uwi_arm_keep_row() once the format's step returned, its
+ * frame not under the step's), when the cache's entry e for this step
+ * (filled, or hit) holds none yet.  Asked before the run, withdrawn
+ * when it fails: nothing lives across the run's call.
  */
 static uwi_always_inline void arm_want_row(struct uw_cursor *cur,
 					   const struct uw_cache_entry *e)
