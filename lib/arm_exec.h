@@ -75,7 +75,8 @@ static uwi_always_inline unsigned int uwi_arm_npop(uint32_t mask)
 
 /*
  * The row in a cache entry: u.w[2] k0, u.w[3] k, u.w[4] the mask, reg
- * << 16 and chk << 20; u.w[5] dip << 16, and what the fast loop reads
+ * << 16, chk << 20 and << 24 how many of r4-r11 it pops (for the fast
+ * loop); u.w[5] dip << 16, and what the fast loop reads
  * of the row, worked out once: the popped block's length, and << 8
  * where the words of r4-r11 end in it (r0-r3 lie below them, r12-r15
  * above).
@@ -86,7 +87,8 @@ static inline void uwi_arm_row_put(struct uw_cache_entry *e,
 	e->u.w[2] = row->k0;
 	e->u.w[3] = row->k;
 	e->u.w[4] = (uint32_t)row->mask | (uint32_t)row->reg << 16 |
-		    (uint32_t)row->chk << 20;
+		    (uint32_t)row->chk << 20 |
+		    uwi_arm_npop(row->mask & 0x0ff0) << 24;
 	e->u.w[5] = 4 * uwi_arm_npop(row->mask) |
 		    4 * uwi_arm_npop(row->mask & 0x0fff) << 8 |
 		    (uint32_t)row->dip << 16;

@@ -132,9 +132,11 @@
  *     bytes are: 56.5 a cached frame instead of 55.6.
  *   - the ARM loop's pops as a loop over all 16 register bits, lowest
  *     first, counting the words: 313 a cached EHABI frame (qemu-arm)
- *     instead of 222 with one clz a popped register, highest first;
- *     and the return address's word found by counting the bits below
- *     pc or lr (it is always the block's last word);
+ *     instead of 222 with one clz a popped register, highest first
+ *     (and 216 with one ctz a word, their count kept in the entry, the
+ *     loop's one test); and the return address's word found by
+ *     counting the bits below pc or lr (it is always the block's last
+ *     word);
  *   - the interpreter's in-place block read as a branch inside
  *     pop_core() (arm_exec.c): through the accessor, +7 (EHABI) and +14
  *     (Chrome) instructions an uncached frame; run() now chooses
@@ -933,21 +935,28 @@ static uwi_always_inline bool arm_caller(struct uw_cursor *cur,
 /*
  * The words of r4-r11 a row popped (those a later row or the frame
  * pointer fallback may read: r0-r3, r12 and lr are dropped, pc is the
- * loop's), ending at p + top, into r: the highest register from the
- * highest word down, a set bit at a time.
+ * loop's), nk of them ending at p + top, into r: the lowest register
+ * from the lowest word up, a set bit at a time.  UWI_FAST_ARM_LEN: nk
+ * is the entry's, at most what top holds; should the mask have fewer
+ * bits (an overwritten entry), the rest go to r[15], which the loop
+ * sets after.
  */
 static uwi_always_inline void arm_pop(uint32_t *r, uint32_t mask,
-				      const uint8_t *p, uint32_t top, bool be)
+				      uint32_t nk, const uint8_t *p,
+				      uint32_t top, bool be)
 {
 	unsigned int i;
 
 	mask &= 0x0ff0;
-	/* At most 8 bits, one cleared a turn; top a multiple of 4. */
-	while (mask && top) {
-		i = 31 - (unsigned int)__builtin_clz(mask);
-		top -= 4;
-		r[i] = (uint32_t)uwi_load(p + top, 4, be);
-		mask &= ~(1u << i);
+	if (nk > top / 4)
+		nk = top / 4;
+	p += top - 4 * nk;
+	/* At most 8 words. */
+	for (; nk; nk--) {
+		i = (unsigned int)__builtin_ctz(mask | 1u << UW_ARM_PC);
+		r[i] = (uint32_t)uwi_load(p, 4, be);
+		p += 4;
+		mask &= mask - 1;
 	}
 }
 
@@ -1048,7 +1057,7 @@ static uwi_always_inline size_t arm_loop(struct uw_cursor *cur,
 		w4 = e->u.w[4];
 		/* UWI_FAST_ARM_LEN: within the block, whatever the entry. */
 		top = (e->u.w[5] >> 8) & 0x7c;
-		arm_pop(r, w4, p, top < len ? top : len, be);
+		arm_pop(r, w4, (w4 >> 24) & 0xf, p, top < len ? top : len, be);
 		r[UW_ARM_PC] = pc;
 		r[UW_ARM_SP] = cfa;
 		valid = (valid | (w4 & 0xffff) | 1u << UW_ARM_PC |
