@@ -400,7 +400,8 @@ int uwi_arm_check_ops(struct uwi_arm_vrs *v, uint64_t *units)
 /*
  * The state of a sequence being reduced to a row (see struct
  * uwi_arm_row): k vsp's offset from the base so far (past 32 bits, or
- * below -dip's 16, is no row), lo and hi its extremes before the pops,
+ * 16 bits below the base, is no row), lo and hi its extremes before the
+ * pops (the first pop's block may start below the base),
  * popped whether a pop ran and ended whether anything but a pop
  * followed one.
  */
@@ -428,11 +429,8 @@ static bool row_insn(const struct uwi_arm_insn *insn, struct uwi_arm_row *row,
 		if (w->ended || (insn->mask & (1u << ARM_SP)) ||
 		    (uint32_t)(insn->mask & -insn->mask) <= row->mask)
 			return false;
-		if (!w->popped) {
-			if (w->k < 0)
-				return false;	/* the block below base */
-			row->k0 = (uint32_t)w->k;
-		}
+		if (!w->popped)		/* below base: ARM's vsp = fp - 4 */
+			row->k0 = (uint32_t)(int32_t)w->k;
 		w->popped = true;
 		row->mask |= insn->mask;
 		w->k += 4 * uwi_arm_npop(insn->mask);
@@ -479,8 +477,8 @@ bool uwi_arm_row_eval(struct uwi_arm_vrs *v, struct uwi_arm_row *row)
 			return false;	/* the CFA below base */
 		row->k0 = (uint32_t)w.k;
 	}
-	/* vsp's highest is the CFA: nothing before the pops above them. */
-	if (w.hi > (int64_t)row->k0)
+	/* vsp's highest is the CFA: nothing before the pops above it. */
+	if (w.hi > w.k)
 		return false;
 	row->k = (uint32_t)w.k;
 	row->dip = (uint16_t)-w.lo;

@@ -41,14 +41,16 @@ struct uwi_arm_insn {
  * An entry's opcodes reduced to one fixed row: the caller's sp (vsp at
  * the end, the CFA) is base + k, base the value of r[reg] (r13, or the
  * register of a first "vsp = rN"); the registers in mask were popped, in
- * ascending order, from the contiguous words at base + k0; before them
- * vsp went down to base - dip at the lowest (Chrome's converter writes
- * "vsp = r7; vsp -= 8; vsp += n") and never above base + k0.  chk: a
+ * ascending order, from the contiguous words at base + k0 (k0 as a
+ * signed 32-bit offset: ARM code's "vsp = fp; vsp -= 4; pop {fp, lr}"
+ * pops below its base); vsp went down to base - dip at the lowest
+ * (Chrome's converter writes "vsp = r7; vsp -= 8; vsp += n") and never
+ * above the CFA.  chk: a
  * Chrome sequence that ran an instruction, so Chrome's vsp checks apply.
  * The opcodes are such a row when they are, in order: at most one
  * "vsp = rN" first, additions to and subtractions from vsp, core
  * register pops in ascending order with nothing between them but pops
- * (never of r13), additions, finish, with k0 and k not below base.  Every value a row is applied with runs through the same
+ * (never of r13), additions, finish, with the CFA not below base.  Every value a row is applied with runs through the same
  * checks as the opcodes would (uwi_arm_row_span()), so that a row gives
  * exactly what the opcodes give whenever they succeed; on anything else
  * the caller runs the opcodes (which say what failed).
@@ -96,14 +98,15 @@ static inline void uwi_arm_row_put(struct uw_cache_entry *e,
 
 /*
  * Whether an entry's row (k0, k, w4 as put) is one uwi_arm_row_eval()
- * can have made, its block of len bytes: within [base, base + k], and
- * r13 not popped.  A cache overwritten with anything fails it (or gives
+ * can have made, its block of len bytes: below the CFA, and r13 not
+ * popped.  A cache overwritten with anything fails it (or gives
  * some frame, never a read outside the stack).
  */
 static uwi_always_inline bool uwi_arm_row_ok(uint32_t k0, uint32_t k,
 					     uint32_t w4, uint32_t len)
 {
-	return len <= k && k0 <= k - len && !(w4 & (1u << 13));
+	return (int64_t)(int32_t)k0 + len <= (int64_t)k &&
+	       !(w4 & (1u << 13));
 }
 
 /*

@@ -538,6 +538,7 @@ uwi_cache_no_sigframe(const struct uw_cache_entry *e, uint64_t lookup,
  */
 #define UWI_CACHE_ARM_ROW	0x02
 #define UWI_CACHE_ARM_THUMB	0x04
+#define UWI_CACHE_ARM_NOROW	0x08	/* decoded once: no row */
 
 /*
  * Rule: the ARM trampoline probe may be skipped for a frame whose pc is

@@ -58,15 +58,17 @@ static uwi_always_inline int arm_run(struct uw_cursor *cur,
  * A step whose opcodes give a frame asks for their row (the tables
  * phase calls uwi_arm_keep_row() once the format's step returned, its
  * frame not under the step's), when the cache's entry e for this step
- * (filled, or hit) holds none yet.  Asked before the run, withdrawn
- * when it fails: nothing lives across the run's call.
+ * (filled, or hit) holds none yet and is not known to have none.
+ * Asked before the run, withdrawn when it fails: nothing lives across
+ * the run's call.
  */
 static uwi_always_inline void arm_want_row(struct uw_cursor *cur,
 					   const struct uw_cache_entry *e)
 {
 	struct uwi_step *st = &uwi_state(cur)->step;
 
-	st->arm_keep = UW_HAS_ARM_ROWS && e && !(e->flags & UWI_CACHE_ARM_ROW);
+	st->arm_keep = UW_HAS_ARM_ROWS && e &&
+		       !(e->flags & (UWI_CACHE_ARM_ROW | UWI_CACHE_ARM_NOROW));
 	st->keep_mod = cur->module;
 }
 
@@ -108,8 +110,11 @@ void uwi_arm_keep_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 	} else {
 		return;
 	}
-	if (!uwi_arm_row_eval(v, &row))
+	/* Not a row: said once, so that its hits do not decode it again. */
+	if (!uwi_arm_row_eval(v, &row)) {
+		e->flags |= UWI_CACHE_ARM_NOROW;
 		return;
+	}
 	uwi_arm_row_put(e, &row);
 	/* The trampoline probe's answer goes with it (walk.h). */
 	if (s->step.pc & 1)
