@@ -283,30 +283,34 @@ static uwi_always_inline int pop_core(struct uwi_arm_vrs *v,
 }
 
 /*
- * The same read in place, the block at once: one bounds check for all
- * its words (all within the bounds or one is not: UW_ESTACK either
- * way): 0 or UW_ESTACK; 1 when vsp would wrap on the way (the words
- * one by one, pop_core(), then say where).  Only with UW_HAS_FAST: a
- * build that favours size reads word by word.
+ * The same with one bounds check and one read for the whole block (in
+ * place, or through the accessor into v->buf): 0, or 1 when that will
+ * not do (vsp would wrap, the block is not all within the bounds, the
+ * accessor refuses it): the words one by one, pop_core(), then say
+ * exactly what fails.  Only with UW_HAS_FAST: a build that favours size
+ * reads word by word.
  */
-static uwi_noinline int pop_direct(struct uwi_arm_vrs *v,
-				   const struct uw_walk_cfg *cfg, uint32_t mask)
+static uwi_noinline int pop_block(struct uwi_arm_vrs *v,
+				  const struct uw_walk_cfg *cfg, uint32_t mask)
 {
-	const uint32_t len = 4 * uwi_arm_npop(mask);
+	const uint32_t len = 4 * uwi_arm_npop(mask), vsp = v->vsp;
 	const uint8_t *p;
 	unsigned int r;
 
-	if (len > 0xffffffffu - v->vsp)
+	if (len > 0xffffffffu - vsp)
 		return 1;
-	p = uwi_direct(cfg, v->vsp, len);
-	if (!p)
-		return UW_ESTACK;
+	/* vsp moved first: only v and mask live across the read. */
+	v->vsp = vsp + len;
+	p = uwi_read_block(cfg, vsp, len, v->buf);
+	if (!p) {
+		v->vsp = vsp;
+		return 1;
+	}
 	for (r = 0; r < 16; r++)
 		if (mask & (1u << r)) {
-			uw_reg_set(v->regs, r, uwi_load(p, 4, cfg->big_endian));
+			uw_reg_set(v->regs, r, uwi_load(p, 4, v->be));
 			p += 4;
 		}
-	v->vsp += len;
 	return pop_done(v, mask);
 }
 
@@ -326,8 +330,9 @@ static int run(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 		v->vsp -= (uint32_t)insn->n;
 		return 0;
 	case UWI_ARM_POP:
-		if (UW_HAS_FAST && (cfg->flags & UW_WALK_DIRECT_STACK)) {
-			err = pop_direct(v, cfg, insn->mask);
+		if (UW_HAS_FAST && v->buf) {
+			v->be = cfg->big_endian;
+			err = pop_block(v, cfg, insn->mask);
 			if (err <= 0)
 				return err;
 		}

@@ -159,6 +159,7 @@ static inline void uwi_arm_vrs_ehabi(struct uwi_arm_vrs *v,
 	v->vsp = 0;
 	v->pc_set = false;
 	v->chrome = false;
+	v->buf = 0;
 }
 
 static inline void uwi_arm_vrs_bytes(struct uwi_arm_vrs *v,
@@ -175,6 +176,7 @@ static inline void uwi_arm_vrs_bytes(struct uwi_arm_vrs *v,
 	v->vsp = 0;
 	v->pc_set = false;
 	v->chrome = true;
+	v->buf = 0;
 }
 
 #endif /* UWIND_LIB_ARM_EXEC_H */

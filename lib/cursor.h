@@ -32,6 +32,8 @@ struct uwi_arm_vrs {
 	uint32_t vsp;
 	bool pc_set;
 	bool chrome;
+	bool be;		/* the stack's byte order, for pop_block() */
+	uint8_t *buf;		/* 64 bytes for a pop's block, or NULL */
 };
 
 /* Compact unwind's step (lib/compact_unwind.c): its rule, the values read. */
@@ -133,10 +135,12 @@ union uwi_scratch {
 		struct uw_ehabi_entry e;
 		struct uwi_arm_vrs vrs;
 		struct uw_ehabi_ops ops0;	/* where e's opcodes start */
+		uint8_t buf[64];		/* vrs.buf */
 	} ehabi;
 	struct {
 		struct uw_chrome_loc loc;
 		struct uwi_arm_vrs vrs;
+		uint8_t buf[64];		/* vrs.buf */
 	} chrome;
 	struct {
 		uint8_t buf[64];	/* a cached ARM row's popped words */

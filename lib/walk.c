@@ -71,13 +71,15 @@ static uwi_always_inline int read_words(const struct uw_walk_cfg *cfg,
 	return 0;
 }
 
-int uwi_read_block(const struct uw_walk_cfg *cfg, uint64_t addr,
-		   unsigned int len, uint8_t *buf, const uint8_t **p)
+const uint8_t *uwi_read_block(const struct uw_walk_cfg *cfg, uint64_t addr,
+			      unsigned int len, uint8_t *buf)
 {
-	/* Only cached ARM rows read blocks: no code without them. */
-	if (!UW_HAS_ARM_ROWS)
-		return UW_EINVAL;
-	return stack_bytes(cfg, addr, len, buf, p);
+	const uint8_t *p;
+
+	/* ARM's rows and pops read blocks: no code without either. */
+	if (!UW_HAS_ARM_ROWS && !(UW_HAS_FAST && UW_HAS_ARM))
+		return NULL;
+	return stack_bytes(cfg, addr, len, buf, &p) ? NULL : p;
 }
 
 int uwi_read_word(const struct uw_walk_cfg *cfg, unsigned int size,

@@ -295,12 +295,12 @@ uwi_must_check int uwi_read_word(const struct uw_walk_cfg *cfg,
 
 /*
  * len bytes of the program's stack at addr, with one bounds check and
- * one call of the accessor (into buf, of len bytes) or in place: 0 with
- * *p where they are, or UW_ESTACK, UW_EREAD, UW_EINVAL.
+ * one call of the accessor (into buf, of len bytes) or in place: where
+ * they are, or NULL when out of bounds or unreadable (the caller then
+ * reads word by word, which says how).
  */
-uwi_must_check int uwi_read_block(const struct uw_walk_cfg *cfg,
-				  uint64_t addr, unsigned int len,
-				  uint8_t *buf, const uint8_t **p);
+const uint8_t *uwi_read_block(const struct uw_walk_cfg *cfg, uint64_t addr,
+			      unsigned int len, uint8_t *buf);
 
 /*
  * Rule: the caller a row or a frame record gives: its pc, its sp and,

@@ -153,9 +153,12 @@ int uwi_arm_row_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			      (uint32_t)base, (uint32_t)sp, cfg->stack_hi,
 			      &cfa, &addr))
 		return UWI_NEXT;
-	if (len && uwi_read_block(cfg, addr, len,
-				  uwi_state(cur)->scratch.arm.buf, &p))
-		return UWI_NEXT;
+	if (len) {
+		p = uwi_read_block(cfg, addr, len,
+				   uwi_state(cur)->scratch.arm.buf);
+		if (!p)
+			return UWI_NEXT;
+	}
 	/* As the pops set them: lowest register from the lowest word. */
 	for (r = 0, i = 0; r < 16; r++)
 		if (mask & (1u << r))
@@ -226,6 +229,7 @@ int uwi_ehabi_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	s->scratch.ehabi.ops0 = s->scratch.ehabi.e.ops;
 	uwi_arm_vrs_ehabi(&s->scratch.ehabi.vrs, &cur->regs, eh,
 			  &s->scratch.ehabi.e.ops);
+	s->scratch.ehabi.vrs.buf = s->scratch.ehabi.buf;
 	return arm_ran(cur, arm_run(cur, cfg, &s->scratch.ehabi.vrs));
 }
 
@@ -277,6 +281,7 @@ int uwi_chrome_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	uwi_arm_vrs_bytes(&s->scratch.chrome.vrs, &cur->regs,
 			  ct->blob.data + ct->insn_off, ct->insn_size,
 			  s->scratch.chrome.loc.insn);
+	s->scratch.chrome.vrs.buf = s->scratch.chrome.buf;
 	ret = arm_ran(cur, arm_run(cur, cfg, &s->scratch.chrome.vrs));
 	return chrome_align(cur, ret);
 }

@@ -140,7 +140,7 @@
  *   - the interpreter's in-place block read as a branch inside
  *     pop_core() (arm_exec.c): through the accessor, +7 (EHABI) and +14
  *     (Chrome) instructions an uncached frame; run() now chooses
- *     between pop_direct() and pop_core() instead.
+ *     between pop_block() and pop_core() instead.
  */
 #include "span.h"
 #include "walk.h"
