@@ -891,9 +891,12 @@ static uwi_always_inline int fre_row_default(const struct uw_sframe *sf,
 	const unsigned int n = (info >> 1) & 0xf, code = (info >> 5) & 3;
 	int32_t w[3] = { 0, 0, 0 };
 
-	*general = n - 1 > 2;
-	if (*general)
+	/* Tested here, not through *general: the compiler then knows n <= 3. */
+	if (n - 1 > 2) {
+		*general = true;
 		return 0;
+	}
+	*general = false;
 	if ((uint64_t)info_off + 1 + (n << code) > sf->fre_len)
 		return UW_EBOUNDS;
 	/* One fre_words() per word size, each with its size a constant. */

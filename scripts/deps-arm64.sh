@@ -23,7 +23,9 @@
 # Once the sysroot is complete, a run costs one file comparison and uses no
 # network; the package lists and .debs are deleted after extraction.
 # UWIND_REFRESH=1 fetches again (a newer kernel ABI, say).
-# UWIND_DEBIAN_MIRROR and UWIND_DEBIAN_SECURITY override the archive URLs.
+# The archive is the one the host's apt sources name for its release
+# (scripts/debian-mirror.sh), else deb.debian.org; UWIND_DEBIAN_MIRROR and
+# UWIND_DEBIAN_SECURITY override it.
 #
 # armhf programs need nothing from here: the guest gets their loader and
 # libraries from the host's cross packages (libc6-armhf-cross), which are
@@ -75,8 +77,11 @@ codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 [ "$codename" = bookworm ] ||
 	say "host is '$codename', not bookworm: fetching bookworm's kernel anyway"
 codename=bookworm
-mirror=${UWIND_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-security=${UWIND_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
+. "$(dirname "$0")/debian-mirror.sh"
+mirror=${UWIND_DEBIAN_MIRROR:-$(debian_mirror main)}
+security=${UWIND_DEBIAN_SECURITY:-$(debian_mirror security)}
+[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+[ -n "$security" ] || security=http://deb.debian.org/debian-security
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -f "$keyring" ] || die "$keyring is missing (debian-archive-keyring)"
 cat > "$st/sources.d/debian.sources" <<EOF

@@ -21,9 +21,8 @@
 #   ROOT/uwind/env              KVER_amd64=, KVER_arm64= (the versions)
 #
 # Prints ROOT.  Nothing is installed on the host, and the host's apt
-# sources are only read: the mirror is the one they name (field URIs: of
-# /etc/apt/sources.list.d/*.sources, or a "deb" line of
-# /etc/apt/sources.list), or UWIND_DEBIAN_MIRROR.  Needs root (debootstrap,
+# sources are only read: the mirror is the one they name for the host's
+# release (scripts/debian-mirror.sh), or UWIND_DEBIAN_MIRROR.  Needs root (debootstrap,
 # chroot) and debootstrap.
 #
 # Cached in $UWIND_CACHE/suites/SUITE (default ${XDG_CACHE_HOME:-$HOME/.cache}/uwind),
@@ -71,19 +70,11 @@ for t in debootstrap chroot unshare flock dpkg-deb; do
 	command -v "$t" >/dev/null 2>&1 || die "$t is missing (make deps)"
 done
 
-# The mirror the host's apt sources name (the main archive, not the
-# security one), and the security archive beside it.
-host_uris()
-{
-	{
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }'
-		sed -n 's/^deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\).*/\2/p' \
-			/etc/apt/sources.list 2>/dev/null
-	} | grep -v '^#'
-}
-mirror=${UWIND_DEBIAN_MIRROR:-$(host_uris | grep -v security | head -n 1)}
-secmirror=${UWIND_DEBIAN_SECURITY:-$(host_uris | grep security | head -n 1)}
+# The mirror the host's apt sources name for the host's release (the
+# main archive, and the security one beside it): scripts/debian-mirror.sh.
+. "$(dirname "$0")/debian-mirror.sh"
+mirror=${UWIND_DEBIAN_MIRROR:-$(debian_mirror main)}
+secmirror=${UWIND_DEBIAN_SECURITY:-$(debian_mirror security)}
 [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources (set UWIND_DEBIAN_MIRROR)"
 [ -n "$secmirror" ] || secmirror=$mirror-security
 

@@ -11,7 +11,8 @@
 #   Kbuild, lib/uwind.mk          the build description
 #   kernel/*.c, lib/*.c           the sources Kbuild names (uwind-y), on
 #                                 x86-64 and on arm64 (the union)
-#   headers                       those the sources include, and theirs:
+#   headers                       those the sources include, and theirs,
+#                                 and those Kbuild names (UW_ENV_HEADER):
 #                                 "X" (beside the includer, or under
 #                                 include/ or lib/, Kbuild's -I) and
 #                                 <uwind/X> (include/uwind/), e.g.
@@ -40,9 +41,22 @@ srcs=$({
 } | tr ' ' '\n' | sed -n 's/\.o$/.c/p' | sort -u | tr '\n' ' ')
 [ -n "$srcs" ] || { echo "dkms-source.sh: Kbuild names no source" >&2; exit 1; }
 
+# Headers Kbuild names on the command line (-DUW_ENV_HEADER='"uwk_env.h"',
+# which env.h includes by the macro), found under Kbuild's -I
+# directories.
+named=""
+for h in $(sed -n "s/.*_HEADER='\"\([^\"]*\)\"'.*/\1/p" "$top/Kbuild"); do
+	for d in kernel include lib; do
+		if [ -f "$top/$d/$h" ]; then
+			named="$named $d/$h"
+			break
+		fi
+	done
+done
+
 # The headers they include, to a fixed point.
-files=$srcs
-todo=$srcs
+files="$srcs$named"
+todo="$srcs$named"
 while [ -n "$todo" ]; do
 	new=""
 	for f in $todo; do

@@ -374,10 +374,12 @@ t_inst_keep()
 	len=$(awk '$2 ~ /\/libc\.so\.6$/ { print $1; exit }' "$UW_DBG/installed")
 	[ "${sys:-0}" -ge "${len:-1}" ] && ! awk '$1 != "system" && $2 >= '"${len:-1}"' { f = 1 } END { exit !f }' "$UW_DBG/users"
 	ok $? "(q) kept tables charged to the system pool (system holds ${sys:-0} bytes, libc's table ${len:-?}), to no user"
+	# Only the kept ones: a table a process still maps stays (the x86
+	# guests' perf stat holder, guest-lib.sh, maps libc).
 	echo 1 > "$UW_DBG/gc"
-	grep -q 'libc\.so\.6' "$UW_DBG/installed"
-	[ $? -ne 0 ]
-	ok $? "(q) debugfs gc frees the kept tables"
+	diag < "$UW_DBG/installed"
+	grep -q ' kept$' "$T/kept.1" && ! grep -q ' kept$' "$UW_DBG/installed"
+	ok $? "(q) debugfs gc frees the kept tables, none left kept"
 }
 
 # Installed tables persist on disk: a module loaded again finds them.
