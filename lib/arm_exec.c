@@ -245,12 +245,24 @@ static int vsp_add(struct uwi_arm_vrs *v, uint64_t n)
 	return 0;
 }
 
+/* After a pop: pc popped, or r13 (vsp then its value, after the pop). */
+static uwi_always_inline int pop_done(struct uwi_arm_vrs *v, uint32_t mask)
+{
+	if (mask & (1u << ARM_PC))
+		v->pc_set = true;
+	if (mask & (1u << ARM_SP))
+		v->vsp = (uint32_t)v->regs->r[ARM_SP];	/* after the whole pop */
+	return 0;
+}
+
 /*
- * Pop the core registers in mask (bit n: rn), lowest at lowest address.
- * A popped r13 lands in regs and becomes vsp once the pop is over.
+ * Pop the core registers in mask (bit n: rn), lowest at lowest address,
+ * word by word through the walk's reader.  A popped r13 lands in regs
+ * and becomes vsp once the pop is over.
  */
-static int pop_core(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
-		    uint32_t mask)
+static uwi_always_inline int pop_core(struct uwi_arm_vrs *v,
+				      const struct uw_walk_cfg *cfg,
+				      uint32_t mask)
 {
 	uint64_t val;
 	unsigned int r;
@@ -267,11 +279,39 @@ static int pop_core(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 			return err;
 		uw_reg_set(v->regs, r, val);
 	}
-	if (mask & (1u << ARM_PC))
-		v->pc_set = true;
-	if (mask & (1u << ARM_SP))
-		v->vsp = (uint32_t)v->regs->r[ARM_SP];	/* after the whole pop */
-	return 0;
+	return pop_done(v, mask);
+}
+
+/*
+ * The same with one bounds check and one read for the whole block (in
+ * place, or through the accessor into v->buf): 0, or 1 when that will
+ * not do (vsp would wrap, the block is not all within the bounds, the
+ * accessor refuses it): the words one by one, pop_core(), then say
+ * exactly what fails.  Only with UW_HAS_FAST: a build that favours size
+ * reads word by word.
+ */
+static uwi_noinline int pop_block(struct uwi_arm_vrs *v,
+				  const struct uw_walk_cfg *cfg, uint32_t mask)
+{
+	const uint32_t len = 4 * uwi_arm_npop(mask), vsp = v->vsp;
+	const uint8_t *p;
+	unsigned int r;
+
+	if (len > 0xffffffffu - vsp)
+		return 1;
+	/* vsp moved first: only v and mask live across the read. */
+	v->vsp = vsp + len;
+	p = uwi_read_block(cfg, vsp, len, v->buf);
+	if (!p) {
+		v->vsp = vsp;
+		return 1;
+	}
+	for (r = 0; r < 16; r++)
+		if (mask & (1u << r)) {
+			uw_reg_set(v->regs, r, uwi_load(p, 4, v->be));
+			p += 4;
+		}
+	return pop_done(v, mask);
 }
 
 /* Run one decoded instruction. */
@@ -279,6 +319,7 @@ static int run(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 	       const struct uwi_arm_insn *insn)
 {
 	uint64_t val;
+	int err;
 
 	switch (insn->op) {
 	case UWI_ARM_VSP_ADD:
@@ -289,6 +330,12 @@ static int run(struct uwi_arm_vrs *v, const struct uw_walk_cfg *cfg,
 		v->vsp -= (uint32_t)insn->n;
 		return 0;
 	case UWI_ARM_POP:
+		if (UW_HAS_FAST && v->buf) {
+			v->be = cfg->big_endian;
+			err = pop_block(v, cfg, insn->mask);
+			if (err <= 0)
+				return err;
+		}
 		return pop_core(v, cfg, insn->mask);
 	case UWI_ARM_VSP_REG:
 		if (!uw_reg_get(v->regs, insn->reg, &val))
@@ -353,4 +400,92 @@ int uwi_arm_check_ops(struct uwi_arm_vrs *v, uint64_t *units)
 		if (insn.op == UWI_ARM_FINISH || insn.op == UWI_ARM_REFUSE)
 			return 0;
 	}
+}
+
+/*
+ * The state of a sequence being reduced to a row (see struct
+ * uwi_arm_row): k vsp's offset from the base so far (past 32 bits, or
+ * 16 bits below the base, is no row), lo and hi its extremes before the
+ * pops (the first pop's block may start below the base),
+ * popped whether a pop ran and ended whether anything but a pop
+ * followed one.
+ */
+struct row_walk {
+	int64_t k, lo, hi;
+	bool first, popped, ended;
+};
+
+/* One instruction of it: false when the sequence is no row. */
+static bool row_insn(const struct uwi_arm_insn *insn, struct uwi_arm_row *row,
+		     struct row_walk *w)
+{
+	switch (insn->op) {
+	case UWI_ARM_VSP_ADD:
+		w->k += (int64_t)insn->n;
+		w->ended = w->popped;
+		break;
+	case UWI_ARM_VSP_SUB:
+		if (w->popped)
+			return false;
+		w->k -= (int64_t)insn->n;
+		break;
+	case UWI_ARM_POP:
+		/* One contiguous block, ascending, never r13. */
+		if (w->ended || (insn->mask & (1u << ARM_SP)) ||
+		    (uint32_t)(insn->mask & -insn->mask) <= row->mask)
+			return false;
+		if (!w->popped)		/* below base: ARM's vsp = fp - 4 */
+			row->k0 = (uint32_t)(int32_t)w->k;
+		w->popped = true;
+		row->mask |= insn->mask;
+		w->k += 4 * uwi_arm_npop(insn->mask);
+		break;
+	case UWI_ARM_VSP_REG:
+		row->reg = insn->reg;
+		return w->first;
+	case UWI_ARM_NOP:
+		return true;
+	default:
+		return false;	/* refuse */
+	}
+	if (!w->popped) {
+		w->lo = w->k < w->lo ? w->k : w->lo;
+		w->hi = w->k > w->hi ? w->k : w->hi;
+	}
+	return w->k <= 0xffffffff && w->k >= -0xffff;
+}
+
+bool uwi_arm_row_eval(struct uwi_arm_vrs *v, struct uwi_arm_row *row)
+{
+	struct row_walk w = { 0, 0, 0, true, false, false };
+	struct uwi_arm_insn insn;
+
+	if (!UW_HAS_ARM_ROWS)
+		return false;
+	row->k0 = 0;
+	row->mask = 0;
+	row->reg = ARM_SP;
+	row->chk = false;
+	/* Each instruction takes a byte: bounded by the opcode count. */
+	for (;;) {
+		if (decode(v, &insn))
+			return false;
+		if (insn.op == UWI_ARM_FINISH)
+			break;
+		if (!row_insn(&insn, row, &w))
+			return false;
+		row->chk = v->chrome;
+		w.first = false;
+	}
+	if (!w.popped) {
+		if (w.k < 0)
+			return false;	/* the CFA below base */
+		row->k0 = (uint32_t)w.k;
+	}
+	/* vsp's highest is the CFA: nothing before the pops above it. */
+	if (w.hi > w.k)
+		return false;
+	row->k = (uint32_t)w.k;
+	row->dip = (uint16_t)-w.lo;
+	return true;
 }

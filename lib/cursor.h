@@ -32,6 +32,8 @@ struct uwi_arm_vrs {
 	uint32_t vsp;
 	bool pc_set;
 	bool chrome;
+	bool be;		/* the stack's byte order, for pop_block() */
+	uint8_t *buf;		/* 64 bytes for a pop's block, or NULL */
 };
 
 /* Compact unwind's step (lib/compact_unwind.c): its rule, the values read. */
@@ -60,6 +62,12 @@ struct uwi_step {
 					 * register: an unchanged sp is
 					 * progress */
 	uint8_t cm_thread;		/* Cortex-M: thread mode reached */
+	bool sig_other;			/* the code at pc was read: no
+					 * sigreturn trampoline */
+	bool arm_keep;			/* the cache's entry for lookup in
+					 * module keep_mod is to keep its
+					 * opcodes' row (uwi_arm_keep_row()) */
+	uint16_t keep_mod;
 	uint32_t bp_params, bp_depth;	/* Breakpad STACK WIN: the
 					 * .cbParams of the frame at depth
 					 * bp_depth, for its caller */
@@ -92,6 +100,28 @@ struct uwi_fast {
 	uint16_t module;
 };
 
+/*
+ * The ARM fast loop's view of the walk and of the frame's module
+ * (lib/walk_fast.c), read in place: the loop's registers are few.
+ */
+struct uwi_fast_arm {
+	const struct uw_walk_cfg *cfg;
+	const uint8_t *ents;		/* the cache's slots */
+	uint32_t mask16;
+	uint32_t mstart, mlen;		/* the module's range */
+	uint32_t key_lo, key_hi;	/* its cache key */
+	uint32_t srcs;			/* 1 << each source it may take */
+	uint32_t lo, last;		/* the stack: stack_lo, the last
+					 * offset a byte may be read at */
+	uint32_t hi;			/* stack_hi, or 0: none (Chrome) */
+	const uint8_t *mem;		/* in place: the byte at lo */
+	uw_read_fn read;		/* else the accessor */
+	void *ctx;
+	uint64_t tmp;
+	uint16_t module;
+	bool sig;			/* the walk probes for trampolines */
+};
+
 /* What one step or one fast loop uses at a time. */
 union uwi_scratch {
 	struct uw_row row;
@@ -104,11 +134,19 @@ union uwi_scratch {
 	struct {
 		struct uw_ehabi_entry e;
 		struct uwi_arm_vrs vrs;
+		struct uw_ehabi_ops ops0;	/* where e's opcodes start */
+		uint8_t buf[64];		/* vrs.buf */
 	} ehabi;
 	struct {
 		struct uw_chrome_loc loc;
 		struct uwi_arm_vrs vrs;
+		uint8_t buf[64];		/* vrs.buf */
 	} chrome;
+	struct {
+		uint8_t buf[64];	/* a cached ARM row's popped words */
+		uint32_t r[16];		/* the ARM loop's r0-r15 */
+		struct uwi_fast_arm v;
+	} arm;
 	struct uwi_cu_work cu;
 	struct uw_bp_work bp;
 };

@@ -110,8 +110,12 @@ static uwi_always_inline int restore_regs(struct uw_cursor *cur,
 	return UWI_RESTORED;
 }
 
-/* 32-bit ARM: the system call number a sigreturn trampoline at pc makes. */
-static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
+/*
+ * 32-bit ARM: the system call number a sigreturn trampoline at pc makes;
+ * *other set when the code there was read and is none.
+ */
+static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc,
+				 bool *other)
 {
 	uint8_t b[8];
 	uint32_t w0, w1;
@@ -123,6 +127,7 @@ static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
 	w0 = (uint32_t)uwi_load(b, 4, false);
 	w1 = (uint32_t)uwi_load(b + 4, 4, false);
 	nr = w0 & 0xff;
+	*other = true;		/* until it matches */
 	if (!(pc & 1)) {
 		/* mov r7, #nr; swi #0, swi #0x900000 + nr or svc #nr */
 		if ((w0 & ~0xffu) != 0xe3a07000 ||
@@ -135,14 +140,17 @@ static unsigned int arm_tramp_nr(const struct uw_walk_cfg *cfg, uint64_t pc)
 		   ((w0 >> 16) != 0xdf00 && (w0 >> 16) != (0xdf00 | nr))) {
 		return 0;	/* not movs r7, #nr; svc #0 or svc #nr */
 	}
-	return nr == ARM_NR_SIGRETURN || nr == ARM_NR_RT_SIGRETURN ? nr : 0;
+	if (nr != ARM_NR_SIGRETURN && nr != ARM_NR_RT_SIGRETURN)
+		return 0;
+	*other = false;
+	return nr;
 }
 
 /* Restore r0-r15 from the sigcontext at sp, the Thumb bit from cpsr. */
 static int arm_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
-			uint64_t pc, uint64_t sp)
+			uint64_t pc, uint64_t sp, bool *other)
 {
-	unsigned int nr = arm_tramp_nr(cfg, pc);
+	unsigned int nr = arm_tramp_nr(cfg, pc, other);
 	uint64_t regs, cpsr;
 	int ret;
 
@@ -182,7 +190,8 @@ int uwi_sigframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		return restore_regs(cur, cfg, sp + AARCH64_REGS, NULL,
 				    UW_AARCH64_PC + 1, 8);
 	case UW_ARCH_ARM:
-		return UW_HAS_ARM ? arm_sigframe(cur, cfg, pc, sp) : UWI_NEXT;
+		return UW_HAS_ARM ? arm_sigframe(cur, cfg, pc, sp, other) :
+				    UWI_NEXT;
 	default:
 		return UWI_NEXT;
 	}

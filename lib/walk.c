@@ -24,6 +24,30 @@
 #include "walk.h"
 
 /*
+ * len bytes of the program's stack at addr: in place under
+ * UW_WALK_DIRECT_STACK (within the bounds the caller vouched for), else
+ * read with one call of the accessor into buf.  *p where they are, or
+ * an error.
+ */
+static uwi_always_inline int stack_bytes(const struct uw_walk_cfg *cfg,
+					 uint64_t addr, unsigned int len,
+					 uint8_t *buf, const uint8_t **p)
+{
+	*p = buf;
+	if (cfg->flags & UW_WALK_DIRECT_STACK) {
+		*p = uwi_direct(cfg, addr, len);
+		return *p ? 0 : UW_ESTACK;
+	}
+	if (!cfg->mem.read)
+		return UW_EINVAL;
+	if (uwi_unlikely(!uwi_in_stack(cfg, addr, len)))
+		return UW_ESTACK;
+	if (uwi_mem_read(cfg->mem.read, cfg->mem.ctx, addr, buf, len))
+		return UW_EREAD;
+	return 0;
+}
+
+/*
  * n (1 or 2) consecutive size-byte words of the program's stack at addr,
  * in the program's byte order, with one call of the accessor (into buf),
  * or in place under UW_WALK_DIRECT_STACK.
@@ -33,28 +57,29 @@ static uwi_always_inline int read_words(const struct uw_walk_cfg *cfg,
 					unsigned int n, uint64_t *v,
 					uint8_t *buf)
 {
-	const uint8_t *p = buf;
+	const uint8_t *p;
+	int err;
 
 	if (size > 8)
 		return UW_EINVAL;
-	if (cfg->flags & UW_WALK_DIRECT_STACK) {
-		/* The caller vouched for [stack_lo, stack_hi). */
-		p = uwi_direct(cfg, addr, n * size);
-		if (!p)
-			return UW_ESTACK;
-	} else {
-		if (!cfg->mem.read)
-			return UW_EINVAL;
-		if (uwi_unlikely(!uwi_in_stack(cfg, addr, n * size)))
-			return UW_ESTACK;
-		if (uwi_mem_read(cfg->mem.read, cfg->mem.ctx, addr, buf,
-				 n * size))
-			return UW_EREAD;
-	}
+	err = stack_bytes(cfg, addr, n * size, buf, &p);
+	if (err)
+		return err;
 	v[0] = uwi_load(p, size, cfg->big_endian);
 	if (n > 1)
 		v[1] = uwi_load(p + size, size, cfg->big_endian);
 	return 0;
+}
+
+const uint8_t *uwi_read_block(const struct uw_walk_cfg *cfg, uint64_t addr,
+			      unsigned int len, uint8_t *buf)
+{
+	const uint8_t *p;
+
+	/* ARM's rows and pops read blocks: no code without either. */
+	if (!UW_HAS_ARM_ROWS && !(UW_HAS_FAST && UW_HAS_ARM))
+		return NULL;
+	return stack_bytes(cfg, addr, len, buf, &p) ? NULL : p;
 }
 
 int uwi_read_word(const struct uw_walk_cfg *cfg, unsigned int size,
@@ -330,6 +355,29 @@ static int phase_excframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 }
 
 /*
+ * ARM: the cache's row entry (UWI_CACHE_ARM_ROW) for this step's lookup
+ * in the frame's module, or NULL.
+ */
+static uwi_always_inline struct uw_cache_entry *
+arm_row_slot(const struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
+{
+	const struct uwi_step *st = &uwi_cstate(cur)->step;
+	const struct uw_module *mod;
+	struct uw_cache_entry *e;
+
+	if (!cfg->cache || cur->module >= cfg->nmods)
+		return NULL;
+	mod = &cfg->mods[cur->module];
+	if (!mod->cache_id)
+		return NULL;
+	e = uwi_cache_slot(cfg->cache, st->lookup);
+	if (!uwi_cache_is(e, st->lookup, uwi_cache_key(mod)) ||
+	    e->src == UW_SRC_NONE || !(e->flags & UWI_CACHE_ARM_ROW))
+		return NULL;
+	return e;
+}
+
+/*
  * A Linux signal frame.  Never on Cortex-M: M-profile has no Linux
  * signals, and probing code there would read firmware memory for no
  * reason.  A return address that the cache says has no table row and
@@ -341,6 +389,7 @@ static int phase_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 {
 	struct uwi_step *st = &uwi_state(cur)->step;
 	struct uw_cache_entry *none = UW_HAS_CACHE ? st->none : NULL;
+	struct uw_cache_entry *row = NULL;
 	bool other = false;
 	int ret;
 
@@ -352,9 +401,20 @@ static int phase_sigframe(struct uw_cursor *cur, const struct uw_walk_cfg *cfg)
 		none = NULL;
 	if (none && uwi_cache_no_sigframe(none, st->lookup, st->pc))
 		return UWI_NEXT;
+	/* ARM probes before the tables: a row may know the answer. */
+	if (UW_HAS_ARM_ROWS && cfg->arch == UW_ARCH_ARM) {
+		row = arm_row_slot(cur, cfg);
+		if (row && uwi_cache_arm_nosig(row, st->lookup, st->pc))
+			return UWI_NEXT;
+	}
 	ret = uwi_sigframe_step(cur, cfg, &other);
-	if (none && ret == UWI_NEXT && other)
+	st->sig_other = ret == UWI_NEXT && other;
+	if (none && st->sig_other)
 		none->flags |= UWI_CACHE_NO_SIGFRAME;
+	if (row && st->sig_other && st->lookup + 1 == (st->pc & ~(uint64_t)1))
+		row->flags = (uint8_t)((row->flags & ~UWI_CACHE_ARM_THUMB) |
+				       UWI_CACHE_NO_SIGFRAME |
+				       (st->pc & 1 ? UWI_CACHE_ARM_THUMB : 0));
 	if (ret == UWI_RESTORED) {
 		cur->source = UW_SRC_SIGFRAME;
 		cur->flags = UW_FRAME_SIGNAL;
@@ -420,10 +480,30 @@ static uwi_noinline int cache_probe(struct uw_cursor *cur,
 		st->none = e;
 		return UWI_NEXT;
 	} else {
+		/* An ARM row: applied without the opcodes, if it will do. */
+		if (UW_HAS_ARM_ROWS && cfg->arch == UW_ARCH_ARM &&
+		    (e->flags & UWI_CACHE_ARM_ROW)) {
+			ret = uwi_arm_row_step(cur, cfg, mod, e);
+			if (ret != UWI_NEXT)
+				return ret;
+		}
 		st->hit = e;
 	}
 	st->fill = e;
 	return UWI_NEXT;
+}
+
+/*
+ * After an ARM format's step: the row of the opcodes it ran, if asked
+ * (walk_arm.c), not under the step's frame (decoding them again is as
+ * deep as running them).  Returns ret.
+ */
+static uwi_always_inline int keep_row(struct uw_cursor *cur,
+				      const struct uw_walk_cfg *cfg, int ret)
+{
+	if (UW_HAS_ARM_ROWS && uwi_state(cur)->step.arm_keep)
+		uwi_arm_keep_row(cur, cfg);
+	return ret;
 }
 
 /*
@@ -458,13 +538,13 @@ static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		cur->source = UW_SRC_CHROME;
 		ret = uwi_chrome_step(cur, cfg, a, mod->chrome, pc);
 		if (ret != UWI_NEXT)
-			return ret;
+			return keep_row(cur, cfg, ret);
 	}
 	if (UW_HAS_EHABI && mod->ehabi && cfg->arch == UW_ARCH_ARM) {
 		cur->source = UW_SRC_EHABI;
 		ret = uwi_ehabi_step(cur, cfg, a, mod->ehabi, pc);
 		if (ret != UWI_NEXT)
-			return ret;
+			return keep_row(cur, cfg, ret);
 	}
 	if (UW_HAS_SFRAME && mod->sframe &&
 	    (UWI_ARCH_BIT(cfg->arch) & UWI_ARCHES_SFRAME)) {
@@ -591,6 +671,8 @@ static int step_begin(struct uw_cursor *cur, const struct uwi_arch *a)
 	cur->flags = 0;
 	cur->source = UW_SRC_NONE;
 	st->ra_in_reg = false;
+	st->sig_other = false;
+	st->arm_keep = false;
 	st->none = NULL;
 	st->lookup = uwi_lookup_pc(uwi_code_addr(a, st->pc), exact);
 	return 0;
@@ -738,8 +820,10 @@ static uwi_always_inline size_t walk_from(struct uw_cursor *cur,
 				uwi_regs_copy(&cur->regs, regs);
 			from = &cur->regs;
 		}
-		if (UW_HAS_FAST && !sf)
+		if (UW_HAS_FAST && !sf) {
+			n = uwi_fast_arm(cur, cfg, frames, n, max);
 			n = uwi_fast_fp(cur, cfg, a, frames, n, max);
+		}
 		if (n >= max) {
 			res->stop = UW_STOP_DEPTH;
 			res->err = UW_EDEPTH;

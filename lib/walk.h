@@ -294,6 +294,15 @@ uwi_must_check int uwi_read_word(const struct uw_walk_cfg *cfg,
 				 uint64_t *v);
 
 /*
+ * len bytes of the program's stack at addr, with one bounds check and
+ * one call of the accessor (into buf, of len bytes) or in place: where
+ * they are, or NULL when out of bounds or unreadable (the caller then
+ * reads word by word, which says how).
+ */
+const uint8_t *uwi_read_block(const struct uw_walk_cfg *cfg, uint64_t addr,
+			      unsigned int len, uint8_t *buf);
+
+/*
  * Rule: the caller a row or a frame record gives: its pc, its sp and,
  * when known, its fp; every other register unknown (a row says nothing
  * about them).
@@ -417,6 +426,24 @@ int uwi_cortexm_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
 int uwi_arm_fp_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
 
 /*
+ * A cached ARM row (UWI_CACHE_ARM_ROW, an entry of the frame's module
+ * mod) applied to the cursor's frame, as the opcodes it was made from
+ * would: UWI_STEPPED (or Chrome's UW_EALIGN), or UWI_NEXT when the
+ * opcodes must run instead (they may fail, and say how).
+ * lib/walk_arm.c.
+ */
+int uwi_arm_row_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+		     const struct uw_module *mod,
+		     const struct uw_cache_entry *e);
+
+/*
+ * After an ARM format's step gave a frame and asked (step.arm_keep):
+ * the row of the opcodes it ran into the cache's entry for the step's
+ * lookup, if they are one.  lib/walk_arm.c.
+ */
+void uwi_arm_keep_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg);
+
+/*
  * The walker's cache (include/uwind/cache.h, lib/cache.c).  A format's
  * step takes a cached answer with uwi_cache_hit() (checking it as if it
  * came from outside, and looking pc up when it will not do), and after a
@@ -498,6 +525,42 @@ uwi_cache_no_sigframe(const struct uw_cache_entry *e, uint64_t lookup,
 {
 	return lookup + 1 == pc && e->src == UW_SRC_NONE &&
 	       (e->flags & UWI_CACHE_NO_SIGFRAME);
+}
+
+/*
+ * An ARM entry (UW_SRC_EHABI or UW_SRC_CHROME) keeps where its opcodes
+ * are (u.w[0], and for EHABI u.w[1]) and, when they reduce to one fixed
+ * row (UWI_CACHE_ARM_ROW: see struct uwi_arm_row, lib/arm_exec.h), that
+ * row in u.w[2..4].  UWI_CACHE_NO_SIGFRAME then says that the code at
+ * the return address (the entry's pc + 1, in the instruction set
+ * UWI_CACHE_ARM_THUMB names) was read and is no sigreturn trampoline:
+ * set only from a step whose probe said so.
+ */
+#define UWI_CACHE_ARM_ROW	0x02
+#define UWI_CACHE_ARM_THUMB	0x04
+#define UWI_CACHE_ARM_NOROW	0x08	/* decoded once: no row */
+
+/*
+ * Rule: the ARM trampoline probe may be skipped for a frame whose pc is
+ * a return address (lookup + 1 its code address) when e, an entry for
+ * lookup (uwi_cache_is()), is a row that says the code there, in the
+ * same instruction set (thumb: pc's bit 0), is no trampoline:
+ * uwi_cache_arm_nosig(), the entry's part uwi_arm_row_nosig().
+ */
+static uwi_always_inline bool uwi_arm_row_nosig(const struct uw_cache_entry *e,
+						uint32_t thumb)
+{
+	const unsigned int want = UWI_CACHE_ARM_ROW | UWI_CACHE_NO_SIGFRAME;
+
+	return (e->flags & (want | UWI_CACHE_ARM_THUMB)) ==
+	       (want | (thumb & 1 ? UWI_CACHE_ARM_THUMB : 0));
+}
+
+static uwi_always_inline bool uwi_cache_arm_nosig(const struct uw_cache_entry *e,
+						  uint64_t lookup, uint64_t pc)
+{
+	return lookup + 1 == (pc & ~(uint64_t)1) &&
+	       uwi_arm_row_nosig(e, (uint32_t)pc);
 }
 
 /*
@@ -721,6 +784,37 @@ static uwi_always_inline size_t uwi_fast_fp(struct uw_cursor *cur,
 	if (cfg->flags & UW_WALK_DIRECT_STACK)
 		return uwi_fast_fp_direct(cur, cfg, a, frames, n, max);
 	return uwi_fast_fp_mem(cur, cfg, a, frames, n, max);
+}
+
+/*
+ * Whether the ARM loop may run for this walk: 32-bit ARM with EHABI or
+ * Chrome, a cache (its rows are the loop's), not a Cortex-M walk
+ * (UWI_FAST_ARM_NOT_M), and a stack mode it reads.
+ */
+static uwi_always_inline bool uwi_arm_on(const struct uw_walk_cfg *cfg)
+{
+	return UW_HAS_ARM_ROWS && cfg->cache && cfg->arch == UW_ARCH_ARM &&
+	       !(cfg->flags & (UW_WALK_NO_FAST | UW_WALK_CORTEX_M)) &&
+	       ((cfg->flags & UW_WALK_DIRECT_STACK) ? UW_HAS_FAST_DIRECT :
+		cfg->mem.read != NULL);
+}
+
+size_t uwi_fast_arm_direct(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			   struct uw_frame *frames, size_t n, size_t max);
+size_t uwi_fast_arm_mem(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			struct uw_frame *frames, size_t n, size_t max);
+
+/* The ARM loop's copy for the walk's mode, inlined in uw_walk(). */
+static uwi_always_inline size_t uwi_fast_arm(struct uw_cursor *cur,
+					     const struct uw_walk_cfg *cfg,
+					     struct uw_frame *frames, size_t n,
+					     size_t max)
+{
+	if (!uwi_arm_on(cfg))
+		return n;
+	if (cfg->flags & UW_WALK_DIRECT_STACK)
+		return uwi_fast_arm_direct(cur, cfg, frames, n, max);
+	return uwi_fast_arm_mem(cur, cfg, frames, n, max);
 }
 
 #include "formats.h"

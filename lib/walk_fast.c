@@ -15,7 +15,13 @@
  *                      on a miss or without one, from the table;
  *   uwi_fast_fp()      frames of a module without tables, in a walk with
  *                      a cache, whose return address the cache knows is
- *                      no sigreturn trampoline: frame records.
+ *                      no sigreturn trampoline: frame records;
+ *   uwi_fast_arm()     32-bit ARM frames whose cache entry holds the row
+ *                      their EHABI or Chrome opcodes reduce to
+ *                      (UWI_CACHE_ARM_ROW, lib/arm_exec.h) and says their
+ *                      return address is no trampoline: the row applied
+ *                      as uwi_arm_row_step() applies it, in 32-bit
+ *                      arithmetic, the popped words read as one block.
  *
  * Each takes frames in a row, the frame's registers in locals, the
  * cursor written once at the end, with the general step's rules
@@ -76,6 +82,29 @@
  *   UWI_FAST_HOST_ORDER  the fp loop runs only on a stack in the host's
  *     byte order (the in-place copies need it anyway): its words are
  *     plain loads.
+ *   UWI_FAST_ARM_NOT_M  the ARM loop does not run for a Cortex-M walk
+ *     (uwi_arm_on()): no frame it takes can be an exception return, so
+ *     the excframe phase has nothing to take.
+ *   UWI_FAST_ARM_32  the ARM loop runs only when every register known
+ *     holds a 32-bit value, the stack bounds lie below 4 GiB and each
+ *     module it takes ends there (arm_init(), arm_module()): the
+ *     opcodes' 32-bit words are the registers, and the cursor's 64-bit
+ *     ones are written back from them.
+ *   UWI_FAST_ARM_NO_LR  the ARM loop starts only at a frame whose lr is
+ *     unknown (the general step drops it after every ARM frame), so it
+ *     takes only rows that pop pc or lr (the last word of the block),
+ *     and no return address comes from a register: ra_in_reg is false,
+ *     uwi_caller_above() needs the sp to rise, and the same frame
+ *     (uwi_same_frame()) cannot come again.
+ *   UWI_FAST_ARM_LEN  the ARM loop takes the block's length and where
+ *     r4-r11 end in it from the entry (uwi_arm_row_put() works them out
+ *     from the mask, which uwi_arm_row_ok() checks against the row for
+ *     the general step): an entry overwritten with anything may give
+ *     other frames than the general step's, never a read outside the
+ *     stack bounds or the block.
+ *   UWI_FAST_HIT for ARM too: a hit is an entry of the module's own
+ *     tables (EHABI or Chrome), so the loop checks only that its source
+ *     is one of the two, not which tables the module has.
  *
  * Tried, and slower (callgrind instructions a frame of
  * scripts/bench-walk.sh's 38-frame stack, x86-64, GCC 12; qemu-arm's
@@ -101,9 +130,21 @@
  *     next_op() rather than UW_ENOENT: +10 a frame on ARM (arm_exec.c).
  *   - fast_pair() and fast_word() as one reader returning where the
  *     bytes are: 56.5 a cached frame instead of 55.6.
+ *   - the ARM loop's pops as a loop over all 16 register bits, lowest
+ *     first, counting the words: 313 a cached EHABI frame (qemu-arm)
+ *     instead of 222 with one clz a popped register, highest first
+ *     (and 216 with one ctz a word, their count kept in the entry, the
+ *     loop's one test); and the return address's word found by
+ *     counting the bits below pc or lr (it is always the block's last
+ *     word);
+ *   - the interpreter's in-place block read as a branch inside
+ *     pop_core() (arm_exec.c): through the accessor, +7 (EHABI) and +14
+ *     (Chrome) instructions an uncached frame; run() now chooses
+ *     between pop_block() and pop_core() instead.
  */
 #include "span.h"
 #include "walk.h"
+#include "arm_exec.h"
 
 /* UWI_FAST_NO_WRAP: through the accessor, a base in [2^32, 2^64 - 2^33). */
 #define FAST_BASE_MIN	((uint64_t)1 << 32)
@@ -765,4 +806,282 @@ size_t uwi_fast_fp_mem(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		       size_t n, size_t max)
 {
 	return fp_loop(cur, cfg, a, frames, n, max, false);
+}
+
+/* ---- ARM frames (EHABI and Chrome rows) ---- */
+
+/*
+ * The module's part of the ARM loop's state; false for no module, one
+ * the cache keeps out, or one without the tables rows come from.
+ */
+static uwi_always_inline bool arm_module(struct uwi_fast_arm *v,
+					 uint16_t module)
+{
+	const struct uw_walk_cfg *cfg = v->cfg;
+	const struct uw_module *mod;
+	uint64_t key;
+
+	v->module = module;
+	if (module >= cfg->nmods)
+		return false;
+	mod = &cfg->mods[module];
+	v->srcs = (UW_HAS_EHABI && mod->ehabi ? 1u << UW_SRC_EHABI : 0) |
+		  (UW_HAS_CHROME && mod->chrome ? 1u << UW_SRC_CHROME : 0);
+	/* UWI_FAST_ARM_32: a module past 4 GiB holds no ARM frame. */
+	if (!mod->cache_id || !v->srcs || mod->end > ((uint64_t)1 << 32))
+		return false;
+	key = uwi_cache_key(mod);
+	v->key_lo = (uint32_t)key;
+	v->key_hi = (uint32_t)(key >> 32);
+	v->mstart = (uint32_t)mod->start;
+	v->mlen = (uint32_t)(mod->end - mod->start);
+	return true;
+}
+
+/*
+ * The ARM loop's view of the walk; false when it cannot run (see the
+ * head comment: UWI_FAST_ARM_32, UWI_FAST_ARM_NO_LR, UWI_FAST_RA).
+ */
+static uwi_always_inline bool arm_init(struct uwi_fast_arm *v,
+				       struct uw_cursor *cur,
+				       const struct uw_walk_cfg *cfg,
+				       bool direct)
+{
+	const struct uw_regs *regs = &cur->regs;
+	uint32_t *r = uwi_state(cur)->scratch.arm.r;
+	unsigned int i;
+
+	if (uwi_pc_exact(cur->depth, cur->flags) ||
+	    (regs->valid & ((uint64_t)1 << UW_ARM_LR)) ||
+	    (~regs->valid & ((uint64_t)1 << UW_ARM_PC |
+			     (uint64_t)1 << UW_ARM_SP)) ||
+	    cfg->stack_hi > ((uint64_t)1 << 32) ||
+	    (cfg->stack_hi && cfg->stack_lo >= cfg->stack_hi))
+		return false;
+	if (direct && (!uwi_direct_ok(cfg) || cfg->big_endian != host_be()))
+		return false;
+	/* The registers as the opcodes see them: 32-bit words. */
+	for (i = 0; i < 16; i++) {
+		if (uw_reg_get(regs, i, &v->tmp) && v->tmp > 0xffffffffu)
+			return false;
+		r[i] = (uint32_t)regs->r[i];
+	}
+	v->cfg = cfg;
+	v->ents = (const uint8_t *)cfg->cache->entries;
+	v->mask16 = cfg->cache->mask << 4;
+	v->sig = UW_HAS_SIGFRAME && !(cfg->flags & UW_WALK_NO_SIGFRAME);
+	v->lo = cfg->stack_hi ? (uint32_t)cfg->stack_lo : 0;
+	v->last = cfg->stack_hi ? (uint32_t)(cfg->stack_hi - cfg->stack_lo - 1) :
+				  0xffffffffu;
+	v->hi = cfg->stack_hi > 0xffffffffu ? 0xffffffffu :
+					      (uint32_t)cfg->stack_hi;
+	if (direct) {
+		v->mem = uwi_direct_base(cfg);
+	} else {
+		v->read = cfg->mem.read;
+		v->ctx = cfg->mem.ctx;
+	}
+	return arm_module(v, cur->module);
+}
+
+/*
+ * The row of entry e applied to the loop's registers r (valid their
+ * valid mask, r[13] the frame's sp): the caller's pc *pc and sp *cfa,
+ * and the popped block, *len bytes at *p, read; false to leave the
+ * frame to the general step (uwi_arm_row_step() takes it the same way,
+ * or runs the opcodes).  Nothing of the loop's state changes here.
+ */
+static uwi_always_inline bool arm_caller(struct uw_cursor *cur,
+					 const struct uwi_fast_arm *v,
+					 const struct uw_cache_entry *e,
+					 const uint32_t *r, uint32_t valid,
+					 bool direct, const uint8_t **p,
+					 uint32_t *len, uint32_t *pc,
+					 uint32_t *cfa)
+{
+	const bool be = direct ? host_be() : v->cfg->big_endian;
+	const uint32_t w4 = e->u.w[4];
+	const unsigned int reg = (w4 >> 16) & 0xf;
+	uint8_t *buf = uwi_state(cur)->scratch.arm.buf;
+	uint32_t addr, t;
+
+	/* UWI_FAST_ARM_LEN: the block's length from the entry. */
+	*len = e->u.w[5] & 0x7c;
+	/* UWI_FAST_ARM_NO_LR: the return address popped, pc or lr. */
+	if (!(valid & (1u << reg)) || !(w4 & (3u << UW_ARM_LR)) ||
+	    !*len ||
+	    !uwi_arm_row_span(e->u.w[2], e->u.w[3], w4, e->u.w[5], r[reg],
+			      r[UW_ARM_SP], v->hi, cfa, &addr))
+		return false;
+	/* UWI_FAST_BOUNDS: the block's first and last byte. */
+	t = addr - v->lo;
+	if (!uwi_stack_in(t, v->last) || !uwi_stack_in(*len - 1, v->last - t))
+		return false;
+	if (direct)
+		*p = v->mem + t;
+	else if (uwi_mem_read(v->read, v->ctx, addr, buf, *len))
+		return false;
+	else
+		*p = buf;
+	/* pc's word, else lr's: the highest register, the last word. */
+	*pc = (uint32_t)uwi_load(*p + *len - 4, 4, be);
+	/* The general step's checks (walk.c, commit(); walk_arm.c). */
+	return uwi_caller_above(r[UW_ARM_SP], *cfa, false) &&
+	       uwi_sp_aligned(*cfa, 4) &&
+	       (e->src != UW_SRC_CHROME || uwi_sp_aligned(*cfa, 8)) &&
+	       !uwi_ra_ends(*pc);
+}
+
+/*
+ * The words of r4-r11 a row popped (those a later row or the frame
+ * pointer fallback may read: r0-r3, r12 and lr are dropped, pc is the
+ * loop's), nk of them ending at p + top, into r: the lowest register
+ * from the lowest word up, a set bit at a time.  UWI_FAST_ARM_LEN: nk
+ * is the entry's, at most what top holds; should the mask have fewer
+ * bits (an overwritten entry), the rest go to r[15], which the loop
+ * sets after.
+ */
+static uwi_always_inline void arm_pop(uint32_t *r, uint32_t mask,
+				      uint32_t nk, const uint8_t *p,
+				      uint32_t top, bool be)
+{
+	unsigned int i;
+
+	mask &= 0x0ff0;
+	if (nk > top / 4)
+		nk = top / 4;
+	p += top - 4 * nk;
+	/* At most 8 words. */
+	for (; nk; nk--) {
+		i = (unsigned int)__builtin_ctz(mask | 1u << UW_ARM_PC);
+		r[i] = (uint32_t)uwi_load(p, 4, be);
+		p += 4;
+		mask &= mask - 1;
+	}
+}
+
+/*
+ * After the loop: the last frame's record and the cursor, as the general
+ * step leaves it (walk_arm.c, arm_caller(): r0-r3, r12 and lr unknown,
+ * the popped registers set; lr never known in the loop, so ra_in_reg
+ * false).  UWI_FAST_ARM_32: every register known held a 32-bit value,
+ * so r holds them all.  Returns the frames taken.
+ */
+static uwi_always_inline size_t arm_end(struct uw_cursor *cur,
+					struct uw_frame *fr0,
+					struct uw_frame *fr, uint32_t valid,
+					uint8_t source)
+{
+	struct uwi_state *s = uwi_state(cur);
+	struct uwi_fast_arm *v = &s->scratch.arm.v;
+	const uint32_t *r = s->scratch.arm.r;
+	size_t taken = (size_t)(fr - fr0);
+	uint32_t pc = r[UW_ARM_PC], lookup = (pc & ~1u) - 1;
+	uint16_t module = v->module;
+	unsigned int i;
+
+	if (!taken)
+		return 0;
+	v->cfg->cache->hits += taken;
+	if (!uwi_in_module(v->mstart, v->mstart + v->mlen, lookup))
+		module = uwi_find_module(v->cfg, lookup);
+	uwi_frame_step(fr - 1, 0, uwi_frame_tag(UW_SRC_NONE,
+						pc & 1 ? UW_FRAME_THUMB : 0,
+						module));
+	for (i = 0; i < 16; i++)
+		cur->regs.r[i] = r[i];
+	cur->regs.valid = (cur->regs.valid & ~(uint64_t)0xffff) | valid;
+	cur->cfa = r[UW_ARM_SP];
+	cur->depth += (uint32_t)taken;
+	cur->module = module;
+	cur->flags = 0;
+	cur->source = source;
+	s->step.ra_in_reg = false;
+	return taken;
+}
+
+/*
+ * The ARM loop, for uwi_fast_arm() (see the head comment): frames whose
+ * cache entry holds a row (UWI_CACHE_ARM_ROW) the general step would
+ * apply as it is (uwi_arm_row_step()), the trampoline probe answered by
+ * the entry (uwi_arm_row_nosig()).  32-bit arithmetic throughout: the
+ * registers are the opcodes' 32-bit words.  direct is a constant at
+ * each call.  Returns the frames written in all.
+ */
+static uwi_always_inline size_t arm_loop(struct uw_cursor *cur,
+					 const struct uw_walk_cfg *cfg,
+					 struct uw_frame *frames, size_t n,
+					 size_t max, bool direct)
+{
+	struct uwi_state *s = uwi_state(cur);
+	struct uwi_fast_arm *v = &s->scratch.arm.v;
+	uint32_t *r = s->scratch.arm.r;
+	const bool be = direct ? host_be() : cfg->big_endian;
+	const uint32_t limit = uwi_depth_limit(cfg);
+	struct uw_frame *fr = frames + n, *fend = frames + max;
+	const struct uw_cache_entry *e;
+	uint32_t valid = (uint32_t)cur->regs.valid & 0xffff;
+	uint32_t pc, lookup, cfa, len, w4, top;
+	const uint8_t *p;
+	uint8_t source = 0;
+
+	if (cur->depth >= limit || !arm_init(v, cur, cfg, direct))
+		return n;
+	/* Frame n comes with step depth + 1: none past the depth limit. */
+	if (max - n > limit - cur->depth)
+		fend = fr + (limit - cur->depth);
+	pc = r[UW_ARM_PC];
+	while (fr < fend) {
+		lookup = (uint32_t)uwi_lookup_pc(pc & ~1u, false); /* FAST_RA */
+		e = uwi_cache_slot_at(v->ents, v->mask16, lookup);
+		/* UWI_FAST_HIT: a hit is the module's; a miss checks. */
+		if (!uwi_cache_is(e, lookup,
+				  (uint64_t)v->key_hi << 32 | v->key_lo)) {
+			if (uwi_in_module(v->mstart, v->mstart + v->mlen,
+					  lookup) ||
+			    !arm_module(v, uwi_find_module(cfg, lookup)))
+				break;
+			continue;
+		}
+		/* UWI_FAST_RA: the probe's answer is the entry's. */
+		if ((uint32_t)(e->src - UW_SRC_EHABI) > 1 ||
+		    !(v->sig ? uwi_arm_row_nosig(e, pc) :
+			       (e->flags & UWI_CACHE_ARM_ROW)) ||
+		    !arm_caller(cur, v, e, r, valid, direct, &p, &len, &pc,
+				&cfa))
+			break;
+		/* Taken: the frame's record, then the caller's registers. */
+		uwi_frame_step(fr - 1, cfa,
+			       uwi_frame_tag(e->src, r[UW_ARM_PC] & 1 ?
+					     UW_FRAME_THUMB : 0, v->module));
+		w4 = e->u.w[4];
+		/* UWI_FAST_ARM_LEN: within the block, whatever the entry. */
+		top = (e->u.w[5] >> 8) & 0x7c;
+		arm_pop(r, w4, (w4 >> 24) & 0xf, p, top < len ? top : len, be);
+		r[UW_ARM_PC] = pc;
+		r[UW_ARM_SP] = cfa;
+		valid = (valid | (w4 & 0xffff) | 1u << UW_ARM_PC |
+			 1u << UW_ARM_SP) & ~(0xfu | 1u << 12 | 1u << UW_ARM_LR);
+		source = e->src;
+		uwi_frame_set(fr++, pc & ~1u, cfa);
+	}
+	return n + arm_end(cur, frames + n, fr, valid, source);
+}
+
+/*
+ * The ARM loop's copies, in place and through the accessor, for
+ * uwi_fast_arm() (walk.h), which checks uwi_arm_on() first.  Each
+ * returns the frames written in all.
+ */
+size_t uwi_fast_arm_direct(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			   struct uw_frame *frames, size_t n, size_t max)
+{
+	return UW_HAS_ARM_ROWS && UW_HAS_FAST_DIRECT ?
+	       arm_loop(cur, cfg, frames, n, max, true) : n;
+}
+
+size_t uwi_fast_arm_mem(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
+			struct uw_frame *frames, size_t n, size_t max)
+{
+	return UW_HAS_ARM_ROWS ? arm_loop(cur, cfg, frames, n, max, false) : n;
 }

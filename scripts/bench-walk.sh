@@ -22,6 +22,8 @@
 #   walk.ehabi.* / walk.chrome.* the same stack on 32-bit ARM (Thumb-2)
 #                                from EHABI / a Chrome table, instructions
 #                                per frame counted under qemu-arm (below)
+#   walk.arm.libgcc.instr        libgcc's _Unwind_Backtrace() on that
+#                                stack (its EHABI tables), the same way
 #
 # ARM instructions: valgrind does not run ARM programs on this host, and
 # Debian's qemu-user ships no TCG plugins, so the count is qemu's own
@@ -106,3 +108,7 @@ for fmt in ehabi chrome; do
 		echo "BENCH walk.$fmt.$w.instr $(( (total - base) / NQ / FRAMES )) instr"
 	done
 done
+# libgcc's _Unwind_Backtrace() on the same stack, from the EHABI tables.
+base=$(traced libgcc 0 "")
+total=$(traced libgcc "$NQ" "")
+echo "BENCH walk.arm.libgcc.instr $(( (total - base) / NQ / FRAMES )) instr"

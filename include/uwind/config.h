@@ -31,6 +31,14 @@
  *                    lib/breakpad_step.c)
  *   UW_HAS_CACHE     the walker's unwind cache (lib/cache.c): without
  *                    it &struct uw_walk_cfg.cache is ignored
+ *   UW_HAS_ARM_ROWS  the cache keeps an EHABI or Chrome entry whose
+ *                    opcodes reduce to one fixed row (CFA = base + k,
+ *                    registers at fixed slots) as that row: a hit then
+ *                    runs no opcodes and no trampoline probe, and the
+ *                    fast loops take such frames (lib/walk_arm.c,
+ *                    lib/walk_fast.c); default UW_HAS_CACHE with
+ *                    UW_HAS_ARM.  About 1.5 KB on a Cortex-M; a firmware
+ *                    that keeps a cache but not the rows says 0
  *   UW_HAS_FAST      the walker's fast loops (lib/walk_fast.c): SFrame
  *                    frames of the common shapes and frame-pointer frames
  *                    of modules without tables, taken many at a time
@@ -83,6 +91,10 @@
 #ifndef UW_HAS_CACHE
 #define UW_HAS_CACHE	1
 #endif
+#ifndef UW_HAS_ARM_ROWS
+#define UW_HAS_ARM_ROWS	(UW_HAS_CACHE && UW_HAS_ARM && \
+			 (UW_HAS_EHABI || UW_HAS_CHROME))
+#endif
 #ifndef UW_HAS_FAST
 #define UW_HAS_FAST	1
 #endif
@@ -92,6 +104,9 @@
 
 #if !UW_HAS_ARM && (UW_HAS_EHABI || UW_HAS_CHROME || UW_HAS_CORTEXM)
 #error "uwind: EHABI, Chrome and Cortex-M frames need UW_HAS_ARM"
+#endif
+#if UW_HAS_ARM_ROWS && !(UW_HAS_CACHE && UW_HAS_ARM)
+#error "uwind: UW_HAS_ARM_ROWS needs UW_HAS_CACHE and UW_HAS_ARM"
 #endif
 #if UW_HAS_FAST_DIRECT && !UW_HAS_FAST
 #error "uwind: UW_HAS_FAST_DIRECT needs UW_HAS_FAST"

@@ -34,7 +34,8 @@ $(AW_OUT)/$(1)/lib/%.o: lib/%.c $(LIB_HDRS)
 	$(AW_CC) -m$(1) $(AW_LIB_CFLAGS) -c $$< -o $$@
 
 $(AW_OUT)/$(1)/armunwind.o: $(AW_SRC)/armunwind.c selftests/common/selfproc.h \
-		selftests/common/chain.h selftests/common/tap.h $(LIB_HDRS) \
+		selftests/common/chain.h selftests/common/tap.h \
+		selftests/common/cachewalk.h $(LIB_HDRS) \
 		$(AW_SRC)/build.mk
 	@mkdir -p $$(dir $$@)
 	$(AW_CC) -m$(1) $(AW_CFLAGS) $(AW_CHAIN_FLAGS) -c $$< -o $$@

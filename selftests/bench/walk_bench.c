@@ -14,7 +14,9 @@
  *                   opened with dlopen: linked, its weak backtrace()
  *                   would stand in for glibc's)
  *   backtrace       glibc's backtrace()
- *   libgcc          libgcc's _Unwind_Backtrace() (from libgcc_s.so.1)
+ *   libgcc          libgcc's _Unwind_Backtrace() (from libgcc_s.so.1; on
+ *                   32-bit ARM the static program's libgcc_eh, over the
+ *                   same EHABI tables uwind's EHABI walk reads)
  *   fp              a frame-pointer walk (the stack is built with frame
  *                   records so that every walker can walk it)
  *
@@ -60,9 +62,11 @@
 #if defined(__x86_64__)
 #define WB_ARCH		UW_ARCH_X86_64
 #define WB_PEERS	1
+#define WB_LIBGCC	1
 #elif defined(__arm__)
 #define WB_ARCH		UW_ARCH_ARM
 #define WB_PEERS	0
+#define WB_LIBGCC	1	/* libgcc alone: the program is static */
 #else
 #error "walk_bench: x86-64 or 32-bit ARM"
 #endif
@@ -295,20 +299,12 @@ static NOINL size_t walk_uwind(struct uw_walk_cfg *cfg, struct uw_frame *f)
 	return uw_walk(&g_cur, cfg, &regs, f, FRAMES, &res);
 }
 
-#if WB_PEERS
-static int (*g_unw_backtrace)(void **, int);
-
-static NOINL size_t walk_libunwind(void **buf)
-{
-	return (size_t)g_unw_backtrace(buf, FRAMES);
-}
-
-static NOINL size_t walk_backtrace(void **buf)
-{
-	return (size_t)backtrace(buf, FRAMES);
-}
-
-/* libgcc's own, whatever else the program links (libunwind has them). */
+#if WB_LIBGCC
+/*
+ * libgcc's own, whatever else the program links (libunwind has them):
+ * from libgcc_s.so.1 on x86-64; on 32-bit ARM the static program's own
+ * (libgcc_eh.a), whose _Unwind_GetIP is a macro (pc, Thumb bit cleared).
+ */
 static _Unwind_Reason_Code (*g_gcc_backtrace)(_Unwind_Trace_Fn, void *);
 static _Unwind_Ptr (*g_gcc_getip)(struct _Unwind_Context *);
 
@@ -325,6 +321,12 @@ static _Unwind_Reason_Code gcc_frame(struct _Unwind_Context *ctx, void *arg)
 	return s->n < FRAMES ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
+#if !WB_PEERS
+static _Unwind_Ptr arm_getip(struct _Unwind_Context *ctx)
+{
+	return _Unwind_GetIP(ctx);
+}
+#endif
 
 static NOINL size_t walk_libgcc(void **buf)
 {
@@ -332,6 +334,21 @@ static NOINL size_t walk_libgcc(void **buf)
 
 	g_gcc_backtrace(gcc_frame, &s);
 	return s.n;
+}
+
+#endif
+
+#if WB_PEERS
+static int (*g_unw_backtrace)(void **, int);
+
+static NOINL size_t walk_libunwind(void **buf)
+{
+	return (size_t)g_unw_backtrace(buf, FRAMES);
+}
+
+static NOINL size_t walk_backtrace(void **buf)
+{
+	return (size_t)backtrace(buf, FRAMES);
 }
 
 /*
@@ -392,17 +409,17 @@ static NOINL size_t walk_once(enum walker w, bool keep)
 #if WB_PEERS
 	case W_LIBUNWIND:
 		n = walk_libunwind(buf);
-		goto peer;
+		break;
 	case W_BACKTRACE:
 		n = walk_backtrace(buf);
-		goto peer;
+		break;
+#endif
+#if WB_LIBGCC
 	case W_LIBGCC:
 		n = walk_libgcc(buf);
-peer:
-		if (keep)
-			for (i = 0; i < n; i++)
-				g_pcs[w][i] = (uintptr_t)buf[i];
 		break;
+#endif
+#if WB_PEERS
 	case W_FP:
 		n = walk_fp(fp_buf);
 		if (keep)
@@ -415,6 +432,10 @@ peer:
 		(void)fp_buf;
 		break;
 	}
+	/* The peers' pcs, as they give them. */
+	if (keep && (w == W_LIBUNWIND || w == W_BACKTRACE || w == W_LIBGCC))
+		for (i = 0; i < n; i++)
+			g_pcs[w][i] = (uintptr_t)buf[i];
 	if (keep)
 		g_n[w] = n;
 	return n;
@@ -426,7 +447,7 @@ static bool walker_on(enum walker w)
 	if (w == W_FP)
 		return false;
 #endif
-	return WB_PEERS || walker_cfg[w];
+	return WB_PEERS || walker_cfg[w] || (WB_LIBGCC && w == W_LIBGCC);
 }
 
 /* ---- the modes, run from bench_leaf ---- */
@@ -635,6 +656,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+#endif
+#if WB_LIBGCC && !WB_PEERS
+	g_gcc_backtrace = _Unwind_Backtrace;
+	g_gcc_getip = arm_getip;
 #endif
 	r = chain_0(CHAIN - 1);
 	OPAQUE(r);

@@ -48,7 +48,7 @@ $(CHT_DIR)/armlib/%.o: lib/%.c $(LIB_HDRS)
 
 $(CHT_DIR)/selfunwind-%: selftests/chrome/selfunwind.c $(CHT_ARM_LIB_OBJS) \
 		selftests/common/selfproc.h selftests/common/chain.h \
-		selftests/common/tap.h $(LIB_HDRS)
+		selftests/common/tap.h selftests/common/cachewalk.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CHT_CROSS) $(CHT_PROG_CFLAGS) -m$* -o $@ $< $(CHT_ARM_LIB_OBJS)
 
@@ -79,7 +79,8 @@ $(CHT_DIR)/eh/armlib/%.o: lib/%.c $(LIB_HDRS)
 	$(CHT_CROSS) $(CHT_EH_LIB_CFLAGS) -c $< -o $@
 
 $(CHT_DIR)/eh/selfunwind-%: selftests/chrome/selfunwind.c \
-		$(CHT_EH_LIB_OBJS) selftests/common/selfproc.h $(LIB_HDRS)
+		$(CHT_EH_LIB_OBJS) selftests/common/selfproc.h \
+		selftests/common/cachewalk.h $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CHT_CROSS) $(CHT_EH_PROG_CFLAGS) -m$* -o $@ $< $(CHT_EH_LIB_OBJS)
 

@@ -38,6 +38,7 @@
 #include "../common/selfproc.h"
 #include "../common/chain.h"
 #include "../common/tap.h"
+#include "../common/cachewalk.h"
 
 #if !defined(__arm__)
 #error "32-bit ARM only"
@@ -131,7 +132,8 @@ static CHAIN_NOINL void walk_now(void)
 	mod.chrome = &g_ct;		/* and nothing else */
 	chain_walk_cfg(&cfg, UW_ARCH_ARM, &mod, mem_read, &m, m.lo, m.hi);
 	cfg.flags = UW_WALK_NO_FP;
-	n = uw_walk(&cur, &cfg, &r, fr, MAX_FRAMES, &res);
+	/* Again cached (rows, the ARM fast loop) and not: the same walk. */
+	n = uwt_walk(&cur, &cfg, &r, fr, MAX_FRAMES, &res);
 
 	for (i = 0; i < n; i++)
 		printf("# frame %zu: pc 0x%llx sp 0x%llx %s%s source %s\n", i,
@@ -254,5 +256,6 @@ int main(int argc, char **argv)
 		chain_big_frame(CHAIN_LEVELS, argc);
 	}
 	free(buf);
+	uwt_cache_report();
 	return tap_done();
 }

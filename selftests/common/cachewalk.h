@@ -9,8 +9,9 @@
  * the first in uwt_cache_diffs; each of those walks, and the first,
  * again with UW_WALK_NO_FAST (every frame through the general step), the
  * differences in uwt_nofast_diffs; and again reading the stack in place
- * (directwalk.h, fast loops on and off).  uwt_cache_report() prints each
- * as one TAP line.
+ * (directwalk.h, fast loops on and off); and the cached walks once more
+ * without the trampoline probe (uwt_nosig_walks()).  uwt_cache_report()
+ * prints each as one TAP line.
  *
  * Header-only, static: each test program has its own counters.
  */
@@ -60,6 +61,51 @@ static inline void uwt_nofast_walk(const struct uw_walk_cfg *cfg,
 	}
 }
 
+/*
+ * The walk without the trampoline probe (UW_WALK_NO_SIGFRAME), which
+ * lets a cached ARM row's frames take the ARM fast loop even where the
+ * test's accessor cannot read code (the probe then never says "no
+ * trampoline", lib/walk_fast.c): the general step's walk without a
+ * cache is the reference, and every cached walk (1 and 256 slots, cold
+ * and warm, fast loops on and off) must give it exactly.
+ */
+static inline void uwt_nosig_walks(const struct uw_walk_cfg *cfg,
+				   const struct uw_regs *regs, size_t max,
+				   struct uw_module *mods, struct uw_cache *cache,
+				   struct uw_cache_entry *mem)
+{
+	static struct uw_frame ref[UWT_CACHE_MAXF], fr[UWT_CACHE_MAXF];
+	static struct uw_cursor c2;
+	static const size_t sizes[] = { 1, 256 };
+	struct uw_walk_result r0, r2;
+	struct uw_walk_cfg c0 = *cfg, cc;
+	size_t n0, n2, k;
+	int pass;
+
+	c0.flags |= UW_WALK_NO_SIGFRAME | UW_WALK_NO_FAST;
+	n0 = uw_walk(&c2, &c0, regs, ref, max, &r0);
+	c0.flags &= ~UW_WALK_NO_FAST;
+	uwt_cached_cfg(&cc, &c0, mods, cache);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		uw_cache_init(cache, mem, sizes[k]);
+		for (pass = 0; pass < 2; pass++) {
+			n2 = uw_walk(&c2, &cc, regs, fr, max, &r2);
+			uwt_cache_walks++;
+			if (!uwt_frames_same(ref, n0, &r0, fr, n2, &r2)) {
+				uwt_cache_diffs++;
+				diag("cache (%zu slots, %s), no trampoline probe,"
+				     " changed a walk: %zu frames, stop %s, not"
+				     " %zu, %s", sizes[k], pass ? "warm" : "cold",
+				     n2, uw_stop_name(r2.stop), n0,
+				     uw_stop_name(r0.stop));
+			}
+			uwt_nofast_walk(&cc, regs, max, ref, n0, &r0,
+					pass ? "cache, warm, no probe" :
+					       "cache, cold, no probe");
+		}
+	}
+}
+
 static inline size_t uwt_walk(struct uw_cursor *cur,
 			      const struct uw_walk_cfg *cfg,
 			      const struct uw_regs *regs,
@@ -102,6 +148,7 @@ static inline size_t uwt_walk(struct uw_cursor *cur,
 					pass ? "cache, warm" : "cache, cold");
 		}
 	}
+	uwt_nosig_walks(cfg, regs, max, mods, &cache, mem);
 	return n;
 }
 

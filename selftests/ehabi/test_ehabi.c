@@ -50,6 +50,7 @@ struct mem {
 	unsigned int nover;
 	struct { uint32_t addr, val; } over[4];
 	unsigned int nreads;
+	bool any_len;		/* reads of any length (else words only) */
 };
 
 static uint32_t mem_value(const struct mem *m, uint32_t a)
@@ -66,10 +67,15 @@ static int mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 {
 	struct mem *m = ctx;
 
+	size_t i;
+
 	m->nreads++;
-	if (len != 4 || (addr & 3) || addr < m->lo || addr > m->hi - 4)
+	if ((len != 4 && !(m->any_len && len && !(len & 3))) || (addr & 3) ||
+	    addr < m->lo || addr > m->hi - len)
 		return -1;
-	put32(dst, mem_value(m, (uint32_t)addr), m->be);
+	for (i = 0; i < len; i += 4)
+		put32((uint8_t *)dst + i, mem_value(m, (uint32_t)(addr + i)),
+		      m->be);
 	return 0;
 }
 
@@ -1160,6 +1166,53 @@ static void test_hostile(void)
 
 /* ---- The walker on an EHABI module ---- */
 
+/*
+ * f1 at 0x1000 (ARM): pop {r4, r14}; f2 at 0x2000 (Thumb): vsp += 8;
+ * pop {r4, r5, r7, r14}; f3 at 0x3000: CANTUNWIND, and no frame pointer
+ * fallback.  The image, stack, walk and registers for it.
+ */
+static int walk_setup(struct img *m, struct mem *mm, struct uw_walk_cfg *cfg,
+		      struct uw_module *mod, struct uw_regs *r, int be)
+{
+	int err;
+
+	img_start(m, 0x9000, 0xa000, be);
+	idx_raw(m, 0x1000, 0x80a8b0b0);
+	idx_raw(m, 0x2000, 0x8001840b);
+	idx_raw(m, 0x3000, UW_EHABI_CANTUNWIND);
+	idx_raw(m, 0x4000, UW_EHABI_CANTUNWIND);
+	err = img_init(m);
+	mem_setup(mm, be);
+	/* f1's frame at SP0: r4, lr = 0x2011 (Thumb, in f2) */
+	mm->over[0].addr = SP0 + 4;
+	mm->over[0].val = 0x2011;
+	/* f2's frame at SP0+8: 2 pad words, r4, r5, r7, lr = 0x3020 */
+	mm->over[1].addr = SP0 + 8 + 8 + 12;
+	mm->over[1].val = 0x3020;
+	mm->nover = 2;
+	cfg_setup(cfg, mm);
+	cfg->flags = UW_WALK_NO_FP | UW_WALK_NO_SIGFRAME;
+	memset(mod, 0, sizeof(*mod));
+	mod->start = 0x1000;
+	mod->end = 0x4000;
+	mod->ehabi = &m->eh;
+	cfg->mods = mod;
+	cfg->nmods = 1;
+	regs_setup(r);
+	uw_reg_set(r, 15, 0x1008);
+	return err;
+}
+
+/* The walk f1 -> f2 -> f3 of walk_setup(). */
+static bool walk_good(const struct uw_frame *fr, size_t n)
+{
+	return n == 3 && fr[0].pc == 0x1008 && fr[0].sp == SP0 &&
+	       fr[0].source == UW_SRC_EHABI && fr[1].pc == 0x2010 &&
+	       (fr[1].flags & UW_FRAME_THUMB) && fr[1].sp == SP0 + 8 &&
+	       fr[1].source == UW_SRC_EHABI && fr[2].pc == 0x3020 &&
+	       fr[2].sp == SP0 + 32 && !(fr[2].flags & UW_FRAME_THUMB);
+}
+
 static void test_walk(void)
 {
 	struct img *m = calloc(1, sizeof(*m));
@@ -1174,42 +1227,10 @@ static void test_walk(void)
 	int be, err;
 
 	for (be = 0; be < 2; be++) {
-		/*
-		 * f1 at 0x1000 (ARM): pop {r4, r14}; f2 at 0x2000 (Thumb):
-		 * vsp += 8; pop {r4, r5, r7, r14}; f3 at 0x3000:
-		 * CANTUNWIND, and no frame pointer fallback.
-		 */
-		img_start(m, 0x9000, 0xa000, be);
-		idx_raw(m, 0x1000, 0x80a8b0b0);
-		idx_raw(m, 0x2000, 0x8001840b);
-		idx_raw(m, 0x3000, UW_EHABI_CANTUNWIND);
-		idx_raw(m, 0x4000, UW_EHABI_CANTUNWIND);
-		err = img_init(m);
-		mem_setup(&mm, be);
-		/* f1's frame at SP0: r4, lr = 0x2011 (Thumb, in f2) */
-		mm.over[0].addr = SP0 + 4;
-		mm.over[0].val = 0x2011;
-		/* f2's frame at SP0+8: 2 pad words, r4, r5, r7, lr = 0x3020 */
-		mm.over[1].addr = SP0 + 8 + 8 + 12;
-		mm.over[1].val = 0x3020;
-		mm.nover = 2;
-		cfg_setup(&cfg, &mm);
-		cfg.flags = UW_WALK_NO_FP | UW_WALK_NO_SIGFRAME;
-		memset(&mod, 0, sizeof(mod));
-		mod.start = 0x1000;
-		mod.end = 0x4000;
-		mod.ehabi = &m->eh;
-		cfg.mods = &mod;
-		cfg.nmods = 1;
-		regs_setup(&r);
-		uw_reg_set(&r, 15, 0x1008);
+		err = walk_setup(m, &mm, &cfg, &mod, &r, be);
 		n = err ? 0 : uwt_walk(cur, &cfg, &r, fr, 8, &res);
-		ok(n == 3 && fr[0].pc == 0x1008 && fr[0].sp == SP0 &&
-		   fr[0].source == UW_SRC_EHABI && fr[1].pc == 0x2010 &&
-		   (fr[1].flags & UW_FRAME_THUMB) && fr[1].sp == SP0 + 8 &&
-		   fr[1].source == UW_SRC_EHABI && fr[2].pc == 0x3020 &&
-		   fr[2].sp == SP0 + 32 && !(fr[2].flags & UW_FRAME_THUMB),
-		   "walk: f1 -> f2 (Thumb) -> f3 (%s)", be ? "BE" : "LE");
+		ok(walk_good(fr, n), "walk: f1 -> f2 (Thumb) -> f3 (%s)",
+		   be ? "BE" : "LE");
 		if (n != 3)
 			diag("stop %s err %d r7 in f3 0x%llx",
 			     uw_stop_name(res.stop), res.err,
@@ -1218,6 +1239,66 @@ static void test_walk(void)
 		   cur->regs.r[4] == MEMV(SP0 + 16),
 		   "walk: callee-saved r4, r7 restored from f2's frame");
 	}
+	img_free(m);
+	free(m);
+	free(cur);
+}
+
+/*
+ * The same walk with a cache: warm, each frame's opcodes are a row the
+ * cache keeps, applied without them.  Shown by replacing f1's and f2's
+ * opcodes in the table with "refuse" after the cold walk: the warm
+ * walks (with the fast loops, where the ARM loop takes f2, and through
+ * the general step alone) give the same frames, reading one block a
+ * frame.  With the opcodes back and an accessor that reads words only,
+ * the rows' blocks are refused, the opcodes run and the frames are the
+ * same.
+ */
+static void test_walk_rows(void)
+{
+	static struct uw_cache_entry slots[64];
+	struct img *m = calloc(1, sizeof(*m));
+	struct uw_cursor *cur = calloc(1, sizeof(*cur));
+	struct uw_frame fr[8];
+	struct uw_walk_result res;
+	struct uw_walk_cfg cfg;
+	struct uw_module mod;
+	struct uw_cache cache;
+	struct uw_regs r;
+	struct mem mm;
+	unsigned int warm, nofast;
+	size_t n, n2, n3, n4;
+	int err;
+
+	err = walk_setup(m, &mm, &cfg, &mod, &r, 0);
+	mod.cache_id = 1;
+	mod.cache_gen = 1;
+	uw_cache_init(&cache, slots, 64);
+	cfg.cache = &cache;
+	mm.any_len = true;
+	n = err ? 0 : uw_walk(cur, &cfg, &r, fr, 8, &res);
+	ok(walk_good(fr, n), "rows: the cold walk runs the opcodes");
+	/* f1's and f2's inline opcodes: refuse, finish. */
+	put32(m->xb + 4, 0x808000b0, false);
+	put32(m->xb + 12, 0x808000b0, false);
+	mm.nreads = 0;
+	n2 = err ? 0 : uw_walk(cur, &cfg, &r, fr, 8, &res);
+	warm = mm.nreads;
+	ok(walk_good(fr, n2) && warm == 2,
+	   "rows: warm, the opcodes not run (now refuse), a read a frame (%u)",
+	   warm);
+	cfg.flags |= UW_WALK_NO_FAST;
+	mm.nreads = 0;
+	n3 = err ? 0 : uw_walk(cur, &cfg, &r, fr, 8, &res);
+	nofast = mm.nreads;
+	ok(walk_good(fr, n3) && nofast == 2,
+	   "rows: the same through the general step alone (%u)", nofast);
+	put32(m->xb + 4, 0x80a8b0b0, false);
+	put32(m->xb + 12, 0x8001840b, false);
+	mm.any_len = false;
+	n4 = err ? 0 : uw_walk(cur, &cfg, &r, fr, 8, &res);
+	ok(walk_good(fr, n4),
+	   "rows: blocks refused, the opcodes run, the same frames");
 	img_free(m);
 	free(m);
 	free(cur);
@@ -1238,6 +1319,7 @@ int main(void)
 	test_lookup();
 	test_hostile();
 	test_walk();
+	test_walk_rows();
 	uwt_cache_report();
 	return tap_done();
 }

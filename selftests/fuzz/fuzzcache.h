@@ -59,6 +59,44 @@ static void fuzz_nofast_walk(const struct uw_walk_cfg *cfg,
 		      frames[i].module == want[i].module);
 }
 
+/*
+ * Without the trampoline probe (UW_WALK_NO_SIGFRAME), where cached ARM
+ * rows take the ARM fast loop whether or not the accessor reads code:
+ * the walk with the cache cc (cold, then warm) and with the fast loops
+ * off must give the uncached general step's walk exactly.
+ */
+static void fuzz_nosig_walks(const struct uw_walk_cfg *cfg,
+			     const struct uw_walk_cfg *cc,
+			     const struct uw_regs *regs, size_t max)
+{
+	static struct uw_frame ref[64], frames[64];
+	static struct uw_cursor cur;
+	struct uw_walk_cfg c0 = *cfg, c1 = *cc;
+	struct uw_walk_result r0, res;
+	size_t i, n0, n;
+	int pass;
+
+	if (max > 64)
+		return;
+	c0.flags |= UW_WALK_NO_SIGFRAME | UW_WALK_NO_FAST;
+	c0.cache = NULL;
+	n0 = uw_walk(&cur, &c0, regs, ref, max, &r0);
+	c1.flags |= UW_WALK_NO_SIGFRAME;
+	uw_cache_clear(c1.cache);
+	for (pass = 0; pass < 2; pass++) {
+		n = uw_walk(&cur, &c1, regs, frames, max, &res);
+		CHECK(n == n0 && res.stop == r0.stop && res.err == r0.err);
+		for (i = 0; i < n; i++)
+			CHECK(frames[i].pc == ref[i].pc &&
+			      frames[i].sp == ref[i].sp &&
+			      frames[i].cfa == ref[i].cfa &&
+			      frames[i].source == ref[i].source &&
+			      frames[i].flags == ref[i].flags &&
+			      frames[i].module == ref[i].module);
+		fuzz_nofast_walk(&c1, regs, max, ref, n0, &r0);
+	}
+}
+
 static void fuzz_cache_walks(const struct uw_walk_cfg *cfg,
 			     const struct uw_regs *regs, size_t max,
 			     const struct uw_frame *want, size_t nwant,
@@ -95,6 +133,7 @@ static void fuzz_cache_walks(const struct uw_walk_cfg *cfg,
 		      frames[i].module == want[i].module);
 	/* The cache as the fast walk left it: the general step's answer. */
 	fuzz_nofast_walk(&cc, regs, max, want, nwant, want_res);
+	fuzz_nosig_walks(cfg, &cc, regs, max);
 	if (!nbytes)
 		return;
 	/* Everything after the tag (pc, key) from the input, cycled. */
