@@ -564,11 +564,16 @@ t_tp()
 }
 
 # perf trace --call-graph: each getppid event is followed by its user
-# chain, one "function (dso)" line a frame.
+# chain, one "function (dso)" line a frame.  --sort-events: perf trace
+# prints events in the order it reads each CPU's buffer; once in a
+# clean-clone run (7.2) all 300 came out with leaf-sys's frames as
+# "[0] ([unknown])" (libc's resolved, the chains' shape whole): read
+# before leaf-sys's exec mapping, which the other vCPU's buffer held.
 t_trace()
 {
 	load
-	timeout 60 perf trace --call-graph fp -e getppid --max-events 300 \
+	timeout 60 perf trace --sort-events --call-graph fp -e getppid \
+		--max-events 300 \
 		-o "$T/trace.out" -- /root/leaf-sys "$(ms 300)" > /dev/null 2>&1
 	ok $? "(p) perf trace --call-graph fp -e getppid of leaf-sys"
 	awk -v chain="$LEAF" '
