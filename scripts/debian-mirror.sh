@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# Sourced by scripts/deps-arm64.sh and scripts/suite-root.sh:
+# Sourced by scripts/deps-arm64.sh, scripts/suite-root.sh and
+# selftests/uboot/fetch.sh:
 #
 #   debian_mirror main|security
 #

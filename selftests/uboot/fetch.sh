@@ -39,23 +39,10 @@ if done_already; then
 	exit 0
 fi
 
-# The host's Debian mirror: the URIs of a deb822 stanza or the URL of a
-# one-line entry, for a suite that is not -security (where the source
-# package may be missing).
-mirror=${UWIND_DEBIAN_MIRROR:-$(
-	{
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null
-		echo
-		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-			2>/dev/null
-	} | awk '
-		/^URIs:/ { u = $2 }
-		/^Suites:/ { if ($0 !~ /-security/ && u != "") { print u; exit } }
-		/^deb(-src)? / && $0 !~ /-security/ {
-			for (i = 2; i <= NF; i++)
-				if ($i ~ /^[a-z]+:\/\//) { print $i; exit }
-		}
-		/^$/ { u = "" }')}
+# The host's Debian mirror (scripts/debian-mirror.sh, as the kernel
+# matrix's chroots take it).
+. "$(dirname "$0")/../../scripts/debian-mirror.sh"
+mirror=${UWIND_DEBIAN_MIRROR:-$(debian_mirror main)}
 [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources"
 
 st=$cache/apt
