@@ -52,7 +52,7 @@
  *   UWI_FAST_ARCH  the loops run only on architectures with 8-byte
  *     words, whose caller's sp is the CFA, whose code addresses have no
  *     Thumb bit and whose step tries the tables first (x86-64, AArch64:
- *     uwi_uwi_fast_arch()): no uwi_code_addr(), w = 8, sp_from_cfa 0.
+ *     uwi_fast_arch(), walk.h): no uwi_code_addr(), w = 8, sp_from_cfa 0.
  *   UWI_FAST_RA  every frame a loop reaches after its first has a return
  *     address as its pc, not 0 (the loop checked uwi_ra_ends()), not
  *     exact: its lookup is pc - 1 (uwi_lookup_pc()).  The fp loop starts
