@@ -90,7 +90,9 @@ static int notrace uwk_unwind_user(struct unwind_stacktrace *trace,
 				   unsigned int max_entries)
 {
 	struct pt_regs *regs = task_pt_regs(current);
-	struct uwk_sink sink = { .ips = trace->entries, .max = max_entries };
+	struct uwk_sink sink = {
+		.ips = trace->entries, .max = max_entries, .self_scan = true,
+	};
 	unsigned int tries = 0;
 	bool rescanned;
 

@@ -310,6 +310,16 @@ static bool uwk_store(struct uwk_sink *sink, u64 ip)
 	return true;
 }
 
+/*
+ * Ask the workqueue to scan the process (events.c decides whether it is
+ * due), unless the walk's caller scans it itself (sink->self_scan).
+ */
+static void uwk_ask_scan(struct uwk_sink *sink, struct uwk_kmm *found)
+{
+	if (!sink->self_scan)
+		uwk_request_scan(found, sink->uncovered);
+}
+
 /* What a walk needs besides the core's cursor and configuration. */
 struct uwk_walk {
 	struct uwk_sink *sink;
@@ -355,9 +365,10 @@ static unsigned int uwk_take(struct uwk_walk *w, const struct uw_frame *fr,
 		 * garbage past main), and asking for a scan on it made such
 		 * processes rescan every rescan_ms for ever.
 		 */
-		if (fr[i].module == UW_NO_MODULE && src != UW_SRC_FP) {
-			uwk_request_scan(w->found, true);
+		if (fr[i].module == UW_NO_MODULE && src != UW_SRC_FP &&
+		    !w->sink->uncovered) {
 			w->sink->uncovered = true;
+			uwk_ask_scan(w->sink, w->found);
 		}
 		/* The sink is full: the sample's max_stack was reached. */
 		if (!uwk_store(w->sink, fr[i].pc |
@@ -448,7 +459,7 @@ static void uwk_walk_user(struct uwk_sink *sink, struct pt_regs *regs,
 	 */
 	if (!w.kmm || cur->module == UW_NO_MODULE)
 		sink->uncovered = true;
-	uwk_request_scan(w.found, sink->uncovered);
+	uwk_ask_scan(sink, w.found);
 	stop = uwk_walk_batches(&w, cur, &cfg, slot->frames);
 	sink->fault = stop == UW_STOP_READ_FAULT ? rctx.fault : 0;
 	uwk_count_frames(&w.frames);

@@ -276,6 +276,10 @@ void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm);
  * from regs, storing the pc first; any context, never faults; sets fault
  * to the user address whose read ended the walk, or 0, and uncovered when
  * the process had no table or a frame left every mapping the table knows.
+ * Such a walk asks the workqueue for a scan (uwk_request_scan()) unless
+ * self_scan says the caller scans the process itself on uncovered (the
+ * deferred walk, which may sleep): a queued scan of the same mappings
+ * would only repeat it.
  */
 struct perf_callchain_entry_ctx;
 struct uwk_sink {
@@ -284,6 +288,7 @@ struct uwk_sink {
 	unsigned int nr, max;
 	u64 fault;
 	bool uncovered;
+	bool self_scan;
 };
 
 void uwk_walk_current(struct uwk_sink *sink, struct pt_regs *regs);
