@@ -59,7 +59,7 @@ tap_begin 29
 
 for mode in arm thumb; do
 	if ! tap_have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
-		for d in core chain ehabi gdb pcs; do
+		for d in core chain ehabi chrome gdb pcs; do
 			tap_skip "$mode: $d" "no qemu-arm or no crash-$mode"
 		done
 		continue
