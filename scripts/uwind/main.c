@@ -59,7 +59,9 @@ static const struct tool_cmd cmds[] = {
 	  "  --no-convert     only the tables the files carry\n"
 	  "  --chrome TABLE [--text ADDR]  the program's ARM code from a"
 	  " Chrome table\n"
-	  "  --breakpad SYM...  modules from Breakpad symbol files\n" },
+	  "  --breakpad SYM...  modules from Breakpad symbol files\n"
+	  "  --check-walk     walk each thread again with a cache and without\n"
+	  "                   the fast loops: exit 3 if a walk differs\n" },
 	{ "sframe", cmd_sframe, true,
 	  "SFrame tables made from DWARF CFI: write, check, install them",
 	  "uwind sframe FILE -o OUT [--raw] [-v]\n"

@@ -196,10 +196,63 @@ struct stk_opts {
 	size_t ntids;
 	unsigned int max_frames;	/* -n, else STK_MAX_FRAMES */
 	bool no_sframe, no_convert;
+	bool check_walk;	/* --check-walk (stack_verify.c) */
 };
 
-/* stack_print.c: every thread's walk (o's), on stdout. */
-void stk_print(struct stk_target *t, const struct stk_opts *o);
+/* The exit status of --check-walk when the walks differ. */
+#define STK_EXIT_DIFFER	3
+
+/*
+ * stack_print.c: every thread's walk (o's), on stdout: 0, 1 (out of
+ * memory, said), or STK_EXIT_DIFFER when --check-walk found walks that
+ * differ.
+ */
+int stk_print(struct stk_target *t, const struct stk_opts *o);
+
+/* stack_verify.c: --check-walk. */
+#define STK_VERIFY_WALKS	4	/* the walks made again, a thread */
+#define STK_VERIFY_WARM		1	/* the one with the cache warm */
+
+/* One walk of a thread: its frames and how it ended. */
+struct stk_walk {
+	const struct uw_frame *frames;
+	size_t n;
+	struct uw_walk_result res;
+};
+
+/* The walks made again, for every thread; counters for the summary. */
+struct stk_verify {
+	struct uw_cache cache;
+	struct uw_cache_entry *entries;
+	struct uw_module *mods;	/* the target's, each with a cache_id */
+	size_t threads;		/* threads walked again */
+	size_t differ;		/* walks that differ from the plain one */
+	uint64_t hits[STK_VERIFY_WALKS], misses[STK_VERIFY_WALKS];
+};
+
+/*
+ * Where walk b first differs from walk a: -1 nowhere; else the index of
+ * the first frame that differs (pc, sp, cfa, source, flags, module) or
+ * that one walk lacks; or, every frame alike, a->n: they ended another
+ * way (stop, error).
+ */
+long stk_walk_diff(const struct stk_walk *a, const struct stk_walk *b);
+/* Say on f how walk w (with what) of a thread differs from plain at at. */
+void stk_walk_report(FILE *f, size_t number, int tid, const char *what,
+		     const struct stk_walk *plain, const struct stk_walk *w,
+		     long at);
+/* 0, or -1 (out of memory, said). */
+int stk_verify_begin(struct stk_verify *v, const struct uw_module *mods,
+		     size_t nmods);
+/*
+ * Thread number (LWP tid) walked again every way, from regs with cfg
+ * (the plain walk's) and max frames, each walk compared with plain:
+ * a difference is counted in v->differ and said on stderr.
+ */
+void stk_verify_thread(struct stk_verify *v, const struct uw_walk_cfg *cfg,
+		       const struct uw_regs *regs, size_t max,
+		       const struct stk_walk *plain, size_t number, int tid);
+void stk_verify_end(struct stk_verify *v);
 
 /* stack_core.c */
 int stk_core_open(struct stk_target *t, const char *core, const char *exe);

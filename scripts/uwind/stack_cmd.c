@@ -9,7 +9,8 @@
  *
  * Warnings and errors go to stderr, prefixed "uwind: ".  Exit status: 0
  * when every thread was printed, 1 when the target cannot be read, 2 for
- * bad usage.
+ * bad usage, 3 (STK_EXIT_DIFFER) when --check-walk found a walk made
+ * again another way that differs from the one printed (stack_verify.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,8 @@ static int parse_opts(int argc, char **argv, struct stk_opts *o)
 			o->no_sframe = true;
 		} else if (!strcmp(a, "--no-convert")) {
 			o->no_convert = true;
+		} else if (!strcmp(a, "--check-walk")) {
+			o->check_walk = true;
 		} else if (!strcmp(a, "--breakpad") && has) {
 			/* one or more files, up to the next option */
 			while (i + 1 < argc && argv[i + 1][0] != '-') {
@@ -305,7 +308,7 @@ int cmd_stack(int argc, char **argv)
 	struct uw_chrome ct;
 	struct stk_target t;
 	size_t i;
-	int ret;
+	int ret, differ = 0;
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret) {
@@ -330,7 +333,7 @@ int cmd_stack(int argc, char **argv)
 		ret = apply_options(&t, &o, &chrome_tab, &ct, bps);
 	}
 	if (!ret)
-		stk_print(&t, &o);
+		differ = stk_print(&t, &o);
 	if (o.core)
 		stk_core_close(&t);
 	else
@@ -342,5 +345,5 @@ int cmd_stack(int argc, char **argv)
 	free(bps);
 	free(o.syms);
 	free(o.tids);
-	return ret ? 1 : 0;
+	return ret ? 1 : differ;
 }

@@ -36,6 +36,11 @@
  * that ends on a pc outside every mapping says so instead; -n N cut
  * short: "frame limit (-n N)").
  *
+ * --check-walk (stack_verify.c) adds, after the last block, an empty line
+ * and one line: "# check-walk: the N walks (4 a thread) agree with the
+ * plain walks; warm cache: H hits, M misses", or "# check-walk: D of the
+ * N walks (4 a thread) differ from the plain walks" (said on stderr).
+ *
  * JSON (--json): one object, the schema in uwind(1), JSON OUTPUT.
  */
 #define _GNU_SOURCE
@@ -175,53 +180,74 @@ static void put_stop(const char *stop, const char *why)
 	}
 }
 
-static void walk_thread(struct stk_target *t, const struct stk_opts *opts,
-			const struct stk_thread *th)
+static void walk_cfg(struct stk_target *t, struct uw_walk_cfg *cfg)
 {
-	static struct uw_frame frames[STK_MAX_FRAMES];
-	struct uw_walk_result res;
-	struct uw_cursor cur;
-	struct uw_walk_cfg cfg;
-	unsigned int i, shown = 0, max = opts->max_frames;
-	char why[96];
-	size_t nf;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->arch = t->arch;
+	cfg->big_endian = t->big_endian;
+	cfg->mods = t->mods;
+	cfg->nmods = t->nmods;
+	cfg->mem.read = stk_read;
+	cfg->mem.ctx = t;
+	cfg->pac_mask = t->pac_mask;
+}
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.arch = t->arch;
-	cfg.big_endian = t->big_endian;
-	cfg.mods = t->mods;
-	cfg.nmods = t->nmods;
-	cfg.mem.read = stk_read;
-	cfg.mem.ctx = t;
-	cfg.pac_mask = t->pac_mask;
-	nf = th->ok ? uw_walk(&cur, &cfg, &th->regs, frames, max, &res) : 0;
-	if (json_wanted)
-		json_begin_array("frames");
-	for (i = 0; i < nf && shown < max; i++)
-		shown += put_frames(t, i, shown, &frames[i], max - shown);
-	if (json_wanted)
-		json_end_array();
+/* The stop line of walk w, whose frames up to i were shown (shown). */
+static void put_walk_end(const struct stk_target *t,
+			 const struct stk_thread *th, const struct stk_walk *w,
+			 size_t i, unsigned int shown, unsigned int max)
+{
+	const struct uw_frame *last = w->n ? &w->frames[w->n - 1] : NULL;
+	char why[96];
+
 	if (!th->ok)
 		put_stop(uw_stop_name(UW_STOP_NO_INFO), uw_strerror(UW_EREG));
-	else if (shown == max && (i < nf || res.stop == UW_STOP_DEPTH) &&
+	else if (shown == max && (i < w->n || w->res.stop == UW_STOP_DEPTH) &&
 	    max < STK_MAX_FRAMES) {
 		snprintf(why, sizeof(why), "-n %u", max);
 		put_stop("frame limit", why);
-	} else if (!res.err && nf && !stk_in_vma(t, frames[nf - 1].pc)) {
+	} else if (!w->res.err && last && !stk_in_vma(t, last->pc)) {
 		/*
 		 * A chain that ends cleanly at a pc no mapping holds ended
 		 * on a bad return address (a wrong program, a smashed stack).
 		 */
 		snprintf(why, sizeof(why), "pc 0x%llx is outside every mapping",
-			 (unsigned long long)frames[nf - 1].pc);
-		put_stop(uw_stop_name(res.stop), why);
+			 (unsigned long long)last->pc);
+		put_stop(uw_stop_name(w->res.stop), why);
 	} else {
-		put_stop(uw_stop_name(res.stop), uw_strerror(res.err));
+		put_stop(uw_stop_name(w->res.stop), uw_strerror(w->res.err));
 	}
 }
 
+/* Thread number n's walk, printed; with v, walked again and compared. */
+static void walk_thread(struct stk_target *t, const struct stk_opts *opts,
+			const struct stk_thread *th, size_t n,
+			struct stk_verify *v)
+{
+	static struct uw_frame frames[STK_MAX_FRAMES];
+	struct stk_walk w = { .frames = frames };
+	struct uw_cursor cur;
+	struct uw_walk_cfg cfg;
+	unsigned int shown = 0, max = opts->max_frames;
+	size_t i;
+
+	walk_cfg(t, &cfg);
+	if (th->ok)
+		w.n = uw_walk(&cur, &cfg, &th->regs, frames, max, &w.res);
+	if (th->ok && v)
+		stk_verify_thread(v, &cfg, &th->regs, max, &w, n, th->tid);
+	if (json_wanted)
+		json_begin_array("frames");
+	for (i = 0; i < w.n && shown < max; i++)
+		shown += put_frames(t, i, shown, &frames[i], max - shown);
+	if (json_wanted)
+		json_end_array();
+	put_walk_end(t, th, &w, i, shown, max);
+}
+
 static void put_thread(struct stk_target *t, const struct stk_opts *o,
-		       size_t n, const struct stk_thread *th)
+		       size_t n, const struct stk_thread *th,
+		       struct stk_verify *v)
 {
 	if (json_wanted) {
 		json_begin(NULL);
@@ -232,12 +258,13 @@ static void put_thread(struct stk_target *t, const struct stk_opts *o,
 			putchar('\n');
 		printf("Thread %zu (LWP %d):\n", n, th->tid);
 	}
-	walk_thread(t, o, th);
+	walk_thread(t, o, th, n, v);
 	if (json_wanted)
 		json_end();
 }
 
-static void put_threads(struct stk_target *t, const struct stk_opts *o)
+static void put_threads(struct stk_target *t, const struct stk_opts *o,
+			struct stk_verify *v)
 {
 	size_t i, k, n = 0;
 
@@ -249,7 +276,7 @@ static void put_threads(struct stk_target *t, const struct stk_opts *o)
 				break;
 		if (o->ntids && k == o->ntids)
 			continue;
-		put_thread(t, o, ++n, &t->threads[i]);
+		put_thread(t, o, ++n, &t->threads[i], v);
 	}
 	if (json_wanted)
 		json_end_array();
@@ -327,8 +354,42 @@ static void json_header(const struct stk_target *t, const struct stk_opts *o)
 	json_end();
 }
 
-void stk_print(struct stk_target *t, const struct stk_opts *o)
+/* --check-walk: what the walks made again gave. */
+static void put_verify(const struct stk_verify *v)
 {
+	size_t walks = v->threads * STK_VERIFY_WALKS;
+	unsigned long long hits = v->hits[STK_VERIFY_WARM];
+	unsigned long long misses = v->misses[STK_VERIFY_WARM];
+
+	if (json_wanted) {
+		json_begin("check_walk");
+		json_int("threads", (long long)v->threads);
+		json_int("walks", (long long)walks);
+		json_int("differ", (long long)v->differ);
+		json_int("warm_hits", (long long)hits);
+		json_int("warm_misses", (long long)misses);
+		json_end();
+	} else if (v->differ) {
+		printf("\n# check-walk: %zu of the %zu walks (%d a thread)"
+		       " differ from the plain walks\n", v->differ, walks,
+		       STK_VERIFY_WALKS);
+	} else {
+		printf("\n# check-walk: the %zu walks (%d a thread) agree with"
+		       " the plain walks; warm cache: %llu hits, %llu misses\n",
+		       walks, STK_VERIFY_WALKS, hits, misses);
+	}
+}
+
+int stk_print(struct stk_target *t, const struct stk_opts *o)
+{
+	struct stk_verify v, *vp = NULL;
+	int ret = 0;
+
+	if (o->check_walk) {
+		if (stk_verify_begin(&v, t->mods, t->nmods))
+			return 1;
+		vp = &v;
+	}
 	stk_names_begin(t);
 	if (json_wanted) {
 		json_begin(NULL);
@@ -336,9 +397,16 @@ void stk_print(struct stk_target *t, const struct stk_opts *o)
 	} else {
 		text_header(t);
 	}
-	put_threads(t, o);
+	put_threads(t, o, vp);
+	if (vp)
+		put_verify(vp);
 	if (json_wanted)
 		json_end();
 	fflush(stdout);
 	stk_names_end(t);
+	if (vp) {
+		ret = v.differ ? STK_EXIT_DIFFER : 0;
+		stk_verify_end(vp);
+	}
+	return ret;
 }

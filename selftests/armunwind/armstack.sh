@@ -10,7 +10,10 @@
 # Oracles: the call chain the program's source fixes, and gdb-multiarch's
 # `bt` from the DWARF CFI in .debug_frame (function names and pcs, frame
 # by frame, up to main).  Then malformed 32-bit cores: truncated and
-# corrupted copies give an error or a walk, never a crash.
+# corrupted copies give an error or a walk, never a crash.  Every core's
+# walk, from EHABI and from a Chrome table, again with --check-walk: with
+# a cache (cold, then warm: the ARM fast loop runs from the cached rows)
+# and with the fast loops off, each the same frames, sources and stop.
 #
 # usage: armstack.sh UWIND BUILD_DIR   (BUILD_DIR holds crash-arm, crash-thumb)
 set -u
@@ -55,11 +58,23 @@ qemu_core()
 	ls "$TMP/q.$1"/qemu_*.core 2>/dev/null | head -n 1
 }
 
-tap_begin 29
+# check_walk PLAIN OUT ERR RC: `uwind stack ... --check-walk` (OUT, ERR,
+# its exit status RC) printed the frames and stop lines of PLAIN, then
+# that its walks agree, the warm one all from the cache.
+check_walk()
+{
+	sed 's/^/# check-walk: /' "$3"
+	[ "$4" -eq 0 ] && [ ! -s "$3" ] &&
+	[ "$(grep '^#' "$1")" = "$(grep '^#' "$2" | grep -v '^# check-walk:')" ] &&
+	tail -n 1 "$2" | grep -q '^# check-walk: the [0-9]* walks (4 a thread) agree with the plain walks; warm cache: [1-9][0-9]* hits, 0 misses$'
+}
+
+tap_begin 39
 
 for mode in arm thumb; do
 	if ! tap_have qemu-arm || [ ! -f "$BIN/crash-$mode" ]; then
-		for d in core chain ehabi gdb pcs; do
+		for d in core chain ehabi chrome gdb pcs check-walk \
+			 check-walk-chrome; do
 			tap_skip "$mode: $d" "no qemu-arm or no crash-$mode"
 		done
 		continue
@@ -93,6 +108,16 @@ for mode in arm thumb; do
 	[ $rc -eq 0 ] && [ "$(cut -d' ' -f1 "$TMP/uwcf.$mode" | tr '\n' ' ')" = \
 			   "$CHAIN " ] && [ "$out" = "[chrome]" ]
 	tap_result $? "$mode core: --chrome TABLE gives the same chain, all [chrome]"
+	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-$mode" --check-walk \
+		>"$TMP/cw.$mode" 2>"$TMP/cw.$mode.err"
+	check_walk "$TMP/uw.$mode" "$TMP/cw.$mode" "$TMP/cw.$mode.err" $?
+	tap_result $? "$mode core: --check-walk: cached (cold, warm) and no-fast walks agree with the plain walk, exit 0"
+	tail -n 1 "$TMP/cw.$mode"
+	"$UWIND" stack --core "$CORE" --exe "$BIN/crash-$mode" \
+		--chrome "$TMP/chrome.$mode" --check-walk \
+		>"$TMP/cwc.$mode" 2>"$TMP/cwc.$mode.err"
+	check_walk "$TMP/uwc.$mode" "$TMP/cwc.$mode" "$TMP/cwc.$mode.err" $?
+	tap_result $? "$mode core: --chrome TABLE --check-walk: the walks agree, exit 0"
 	if tap_have gdb-multiarch; then
 		gdb-multiarch -nx -batch -ex bt "$BIN/crash-$mode" "$CORE" \
 			>"$TMP/gdb.$mode" 2>/dev/null
@@ -141,6 +166,7 @@ for mode in arm thumb; do
 		if ! tap_have qemu-arm || [ ! -f "$BIN/sigcrash-$mode" ]; then
 			tap_skip "$mode $how: signal frame chain" "no qemu-arm or sigcrash-$mode"
 			tap_skip "$mode $how: interrupted pc" "no qemu-arm or sigcrash-$mode"
+			tap_skip "$mode $how: check-walk" "no qemu-arm or sigcrash-$mode"
 			continue
 		fi
 		tramp="??"
@@ -163,6 +189,10 @@ for mode in arm thumb; do
 		sig=$(awk '/^#2 / { print $5 }' "$out")
 		[ -n "$trap_pc" ] && [ "$got" = "$trap_pc" ] && [ "$sig" = "[sigframe]" ]
 		tap_result $? "$mode $how: trampoline unwound as [sigframe], interrupted pc = the trap ($trap_pc)"
+		"$UWIND" stack --core "$CORE" --exe "$BIN/sigcrash-$mode" \
+			--check-walk >"$out.cw" 2>"$out.cw.err"
+		check_walk "$out" "$out.cw" "$out.cw.err" $?
+		tap_result $? "$mode $how: --check-walk across the signal frame: the walks agree, exit 0"
 	done
 done
 

@@ -8,6 +8,8 @@
 # and uninstall, and a program (src/selfwalk.c) built against the
 # installed library with pkg-config; docs.sh: the documentation (links,
 # contents, its examples run or checked against the tool and the tree).
+# test_verify: `uwind stack --check-walk`'s comparison (stack_verify.c)
+# finds walks that differ, on the tool's own object.
 
 TOOL_T := $(O)/selftests/tool
 TOOL_T_CFLAGS := -O2 -g -Wall -Wa,--gsframe -pthread
@@ -27,6 +29,17 @@ $(TOOL_T)/target-other: selftests/tool/src/target.c
 	gcc $(TOOL_T_CFLAGS) -O1 -o $@ $<
 
 TOOL_T_PROGS := $(TOOL_T)/target $(TOOL_T)/target.o $(TOOL_T)/target-other
+
+$(TOOL_T)/test_verify.o: selftests/tool/test_verify.c scripts/uwind/stack.h \
+		selftests/common/tap.h $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -Iscripts/uwind -c $< -o $@
+
+$(TOOL_T)/test_verify: $(TOOL_T)/test_verify.o $(O)/tool/stack_verify.o \
+		$(LIBUWIND)
+	$(CC) $(HOST_LDFLAGS) -o $@ $^
+
+$(call uw_test,$(TOOL_T)/test_verify,unit san,$(TOOL_T)/test_verify)
 
 $(call uw_test,sh selftests/tool/cli.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))
 $(call uw_test,sh selftests/tool/files.sh $(O),san,$(TOOL) $(TOOL_T_PROGS))

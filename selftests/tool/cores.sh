@@ -10,8 +10,11 @@
 # mapping holds (not "success").  What a core says of its process: the
 # signal, its code and fault address or sender (as gdb's $_siginfo has
 # them), the command line; -t picks threads, -n cuts frames; a program
-# that cannot be read gets a hint to name it with --exe.  Cores of target
-# come from gdb (gcore at the signal), AArch64 ones from qemu-aarch64.
+# that cannot be read gets a hint to name it with --exe.  --check-walk
+# (each thread walked again with a cache and with the fast loops off)
+# agrees on a three-thread x86-64 core and an AArch64 one.  Cores of
+# target come from gdb (gcore at the signal), AArch64 ones from
+# qemu-aarch64.
 #
 # usage: cores.sh BUILD_DIR
 . selftests/tool/lib.sh
@@ -30,7 +33,7 @@ core()
 	[ -s "$TMP/$n.core" ]
 }
 
-tap_begin 16
+tap_begin 18
 
 if tap_have gdb && core segv segv 10; then
 	"$UWIND" stack --core "$TMP/segv.core" --exe "$BIN/target-other" \
@@ -119,8 +122,15 @@ if tap_have gdb && tap_start_stopped "$P" stop; then
 	[ "$ok" -eq 3 ] && [ "$(awk '/^#[0-9]/ { print $1, $2, $3 }' "$TMP/n2")" = \
 		"$(awk '/^Thread / { n = 0 } /^#[0-9]/ && n++ < 2 { print $1, $2, $3 }' "$TMP/all")" ]
 	tap_result $? "-n 2: the first two frames of each of the 3 threads, then 'frame limit (-n 2)'"
+	# (the output as without it, but for the last line)
+	"$UWIND" stack --core "$C" --check-walk >"$TMP/cw" 2>&1
+	[ $? -eq 0 ] &&
+		[ "$(grep -v '^# check-walk:' "$TMP/cw")" = "$(cat "$TMP/all")" ] &&
+		grep -q '^# check-walk: the 12 walks (4 a thread) agree with the plain walks; ' "$TMP/cw"
+	tap_result $? "--check-walk, 3 threads: their 12 walks with a cache and without the fast loops agree, exit 0"
+	tail -n 1 "$TMP/cw"
 else
-	for d in "-t" "-t missing" "-n"; do
+	for d in "-t" "-t missing" "-n" "--check-walk"; do
 		tap_skip "$d" "no gdb, or target did not stop"
 	done
 fi
@@ -174,8 +184,14 @@ if tap_have qemu-aarch64 && [ -x "$A64/stack/chain-a64" ]; then
 	"$UWIND" stack --core "$QCORE" --exe "$A64/stack/chain-a64" 2>/dev/null |
 		grep -q "^Signal [0-9]* ($g, .*) in LWP [0-9]*\$"
 	tap_result $? "qemu core: the signal ($g, as gdb-multiarch says), without a code (no NT_SIGINFO)"
+	"$UWIND" stack --core "$QCORE" --exe "$A64/stack/chain-a64" \
+		--check-walk >"$TMP/cw" 2>&1
+	[ $? -eq 0 ] && grep -q ' leaf+0x' "$TMP/cw" &&
+		grep -q '^# check-walk: the 4 walks (4 a thread) agree with the plain walks; ' "$TMP/cw"
+	tap_result $? "qemu core: --check-walk: the AArch64 walks agree, exit 0"
+	tail -n 1 "$TMP/cw"
 else
-	for d in refused accepted hint signal; do
+	for d in refused accepted hint signal check-walk; do
 		tap_skip "qemu core: $d" "no qemu-aarch64 or no chain-a64"
 	done
 fi

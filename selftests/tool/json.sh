@@ -3,7 +3,8 @@
 #
 # --json: one object per run that python3's json.loads accepts, saying
 # what the text says (the schema is uwind(1)'s, JSON OUTPUT): stack on
-# a core and a live process, lookup in every format it reads here,
+# a core and a live process (and --check-walk's result on it), lookup
+# in every format it reads here,
 # sframe --check with its total over the files, sframe --install; and
 # the file names a user can have (quotes, backslashes, bytes that are
 # not UTF-8) still make valid JSON.
@@ -21,7 +22,7 @@ d = json.load(open(sys.argv[1], 'rb'))
 $1" "$2"
 }
 
-tap_begin 9
+tap_begin 10
 
 if tap_have gdb; then
 	cp "$P" "$TMP/segv"
@@ -60,9 +61,23 @@ assert d['threads'][0]['stopped'] == {'reason': 'frame limit', 'error': '-n 3'}
 assert d['pid'] == $pid and d['threads'][0]['tid'] == $pid
 " "$TMP/live" 2>"$TMP/err"
 	tap_result $? "stack --json -p PID -t PID -n 3: one thread of three frames, cut by the frame limit"
+	"$UWIND" stack --json --check-walk -p "$pid" >"$TMP/cw" 2>"$TMP/err"
+	rc=$?
+	py "
+c = d['check_walk']
+print(c)
+assert c == {'threads': 3, 'walks': 12, 'differ': 0,
+             'warm_hits': c['warm_hits'], 'warm_misses': c['warm_misses']}
+assert c['warm_hits'] > 0 and len(d['threads']) == 3
+" "$TMP/cw" >"$TMP/cw.py" 2>>"$TMP/err"
+	prc=$?
+	sed 's/^/# /' "$TMP/cw.py" "$TMP/err"
+	[ $rc -eq 0 ] && [ $prc -eq 0 ]
+	tap_result $? "stack --json --check-walk -p PID: check_walk says the 12 walks of its 3 threads agree, exit 0"
 	kill -9 "$pid"
 else
 	tap_skip "stack --json -p" "target did not stop"
+	tap_skip "stack --json --check-walk -p" "target did not stop"
 fi
 
 addrs=$(nm "$P" | awk '$2 ~ /^[Tt]$/ { print $1 }' | head -n 20)
