@@ -294,8 +294,9 @@ static uwi_noinline int pop_block(struct uwi_arm_vrs *v,
 				  const struct uw_walk_cfg *cfg, uint32_t mask)
 {
 	const uint32_t len = 4 * uwi_arm_npop(mask), vsp = v->vsp;
+	struct uw_regs *regs = v->regs;
 	const uint8_t *p;
-	unsigned int r;
+	uint32_t m;
 
 	if (len > 0xffffffffu - vsp)
 		return 1;
@@ -306,11 +307,12 @@ static uwi_noinline int pop_block(struct uwi_arm_vrs *v,
 		v->vsp = vsp;
 		return 1;
 	}
-	for (r = 0; r < 16; r++)
-		if (mask & (1u << r)) {
-			uw_reg_set(v->regs, r, uwi_load(p, 4, v->be));
-			p += 4;
-		}
+	/* uw_reg_set() for each, their valid bits at once: a set bit a word. */
+	regs->valid |= mask;
+	for (m = mask; m; m &= m - 1) {
+		regs->r[__builtin_ctz(m)] = uwi_load(p, 4, v->be);
+		p += 4;
+	}
 	return pop_done(v, mask);
 }
 

@@ -153,21 +153,31 @@ int uw_ehabi_entry(const struct uw_ehabi *eh, uint32_t i,
 	return extab_entry(eh, at, e);
 }
 
+/*
+ * The search reads each probed index word in place: one bounds check for
+ * the whole index (uw_ehabi_init() made count its size / 8), and 32-bit
+ * arithmetic, the width of ARM addresses (a pc past 4 GiB lies after
+ * every function).  A probed word that is no function start is an error,
+ * as fn_start() says.
+ */
 int uw_ehabi_find(const struct uw_ehabi *eh, uint64_t pc,
 		  struct uw_ehabi_entry *e)
 {
-	uint32_t lo = 0, hi = eh->count, mid;
-	uint64_t start;
-	int err;
+	const uint8_t *idx = eh->exidx.data;
+	const uint32_t at = (uint32_t)eh->exidx.addr;
+	const uint32_t pc32 = pc > 0xffffffffu ? 0xffffffffu :
+			      (uint32_t)pc & ~1u;
+	uint32_t lo = 0, hi = eh->count, mid, w;
 
-	pc &= ~(uint64_t)1;
+	if (!uwi_span_has(&eh->exidx, 0, (uint64_t)hi * 8))
+		return UW_EBOUNDS;
 	/* The last entry whose function starts at or before pc. */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		err = fn_start(eh, mid, &start);
-		if (err)
-			return err;
-		if ((start & ~(uint64_t)1) <= pc)
+		w = uwi_load32(idx + (uint64_t)mid * 8, eh->big_endian);
+		if (w & 0x80000000)
+			return UW_EBADDATA;
+		if (((uint32_t)prel31(at + mid * 8, w) & ~1u) <= pc32)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -33,6 +33,16 @@ static uwi_always_inline uint64_t uwi_load64(const uint8_t *p, bool be)
 	       (uint64_t)p[1] << 8 | p[0];
 }
 
+/* A 4-byte word, always inline (a search's probes). */
+static uwi_always_inline uint32_t uwi_load32(const uint8_t *p, bool be)
+{
+	if (be)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
 static inline uint64_t uwi_load(const uint8_t *p, unsigned int n, bool be)
 {
 	uint64_t v = 0;
