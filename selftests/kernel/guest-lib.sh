@@ -19,23 +19,6 @@ case $(perf version 2>/dev/null) in
 	;;
 esac
 
-# QEMU's TCG (Debian 12's QEMU 7.2, each vCPU a host thread) does not
-# always drop the translated code of one vCPU while the other patches
-# it: twice so far in the x86-64 guests of the 6.12 and 7.2
-# kernels a vCPU executed the int3 that text_poke_bp() had already taken
-# out of __schedule() ("Oops: int3" in __schedule(), at the static
-# branch of perf_sched_events: on while any per-task perf event exists,
-# so every perf record switches it on, and off a second after).  A
-# per-task counting event held for the whole run keeps that key on, so
-# __schedule() is patched once, at the first perf command.  Never on
-# arm64, whose kernel patches text under stop_machine().
-if [ "$(uname -m)" = x86_64 ] && [ ! -e /tmp/uw-sched-held ] &&
-   command -v perf >/dev/null 2>&1; then
-	: > /tmp/uw-sched-held
-	perf stat -e cpu-clock -o /dev/null -- sleep 2147483 \
-		< /dev/null > /dev/null 2>&1 &
-fi
-
 # An awk function for the scripts' awk programs: hex(X), the value of
 # the hexadecimal digits X (busybox awk has no strtonum).
 UW_AWK_HEX='
