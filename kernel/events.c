@@ -73,18 +73,22 @@ static void uwk_pending_give(struct mm_struct *mm)
 }
 
 /*
- * Scan requests queued and not yet done, and the most there ever were
- * since load (debugfs "stats": scans_inflight, scans_inflight_max).
+ * Scan requests queued and not yet done, those of them not yet started
+ * (a sample's request holds its process's mark until then), and the most
+ * there ever were of each since load (debugfs "stats": scans_inflight,
+ * scans_queued and their _max).
  */
 static atomic_t uwk_scans_inflight = ATOMIC_INIT(0);
 static atomic_t uwk_scans_inflight_max = ATOMIC_INIT(0);
+static atomic_t uwk_scans_queued = ATOMIC_INIT(0);
+static atomic_t uwk_scans_queued_max = ATOMIC_INIT(0);
 
-static void uwk_inflight_inc(void)
+static void uwk_count_up(atomic_t *now, atomic_t *most)
 {
-	int n = atomic_inc_return(&uwk_scans_inflight);
-	int max = atomic_read(&uwk_scans_inflight_max);
+	int n = atomic_inc_return(now);
+	int max = atomic_read(most);
 
-	while (n > max && !atomic_try_cmpxchg(&uwk_scans_inflight_max, &max, n))
+	while (n > max && !atomic_try_cmpxchg(most, &max, n))
 		;
 }
 
@@ -93,6 +97,9 @@ void uwk_inflight_show(struct seq_file *m)
 	seq_printf(m, "scans_inflight %d\n", atomic_read(&uwk_scans_inflight));
 	seq_printf(m, "scans_inflight_max %d\n",
 		   atomic_read(&uwk_scans_inflight_max));
+	seq_printf(m, "scans_queued %d\n", atomic_read(&uwk_scans_queued));
+	seq_printf(m, "scans_queued_max %d\n",
+		   atomic_read(&uwk_scans_queued_max));
 }
 
 static void uwk_scan_work_fn(struct work_struct *w)
@@ -102,6 +109,7 @@ static void uwk_scan_work_fn(struct work_struct *w)
 
 	/* From here on a sample may ask again: this scan may be too early. */
 	uwk_pending_give(req->pending);
+	atomic_dec(&uwk_scans_queued);
 	mm = get_task_mm(req->task);
 
 	if (mm) {
@@ -138,7 +146,8 @@ static void uwk_queue_scan(struct task_struct *task, struct mm_struct *pending)
 	req->task = task;
 	req->asked = uwk_next_seq();
 	req->pending = pending;
-	uwk_inflight_inc();
+	uwk_count_up(&uwk_scans_inflight, &uwk_scans_inflight_max);
+	uwk_count_up(&uwk_scans_queued, &uwk_scans_queued_max);
 	uwk_queue_work(&req->work);
 }
 
