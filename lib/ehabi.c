@@ -44,17 +44,30 @@ int uw_ehabi_init(struct uw_ehabi *eh, const struct uw_span *exidx,
 	return 0;
 }
 
-static int fn_start(const struct uw_ehabi *eh, uint32_t i, uint64_t *start)
+/*
+ * The function start index entry i's first word w says (bit 31 set: no
+ * start, UW_EBADDATA), Thumb bit included: prel31 from the entry, in the
+ * 32 bits of ARM addresses.
+ */
+static uwi_always_inline int word_start(const struct uw_ehabi *eh, uint32_t i,
+					 uint32_t w, uint32_t *start)
 {
-	uint32_t w;
-	int err = uwi_rd32(&eh->exidx, (uint64_t)i * 8, eh->big_endian, &w);
-
-	if (err)
-		return err;
 	if (w & 0x80000000)
 		return UW_EBADDATA;
-	*start = prel31(eh->exidx.addr + (uint64_t)i * 8, w);
+	*start = (uint32_t)prel31(eh->exidx.addr + (uint64_t)i * 8, w);
 	return 0;
+}
+
+static int fn_start(const struct uw_ehabi *eh, uint32_t i, uint64_t *start)
+{
+	uint32_t w, s;
+	int err = uwi_rd32(&eh->exidx, (uint64_t)i * 8, eh->big_endian, &w);
+
+	if (!err)
+		err = word_start(eh, i, w, &s);
+	if (!err)
+		*start = s;
+	return err;
 }
 
 /* A compact model header at word w: personality index and opcode bytes. */
@@ -157,27 +170,28 @@ int uw_ehabi_entry(const struct uw_ehabi *eh, uint32_t i,
  * The search reads each probed index word in place: one bounds check for
  * the whole index (uw_ehabi_init() made count its size / 8), and 32-bit
  * arithmetic, the width of ARM addresses (a pc past 4 GiB lies after
- * every function).  A probed word that is no function start is an error,
- * as fn_start() says.
+ * every function).  A probed word that is no function start is an error
+ * (word_start(), as for fn_start()).
  */
 int uw_ehabi_find(const struct uw_ehabi *eh, uint64_t pc,
 		  struct uw_ehabi_entry *e)
 {
 	const uint8_t *idx = eh->exidx.data;
-	const uint32_t at = (uint32_t)eh->exidx.addr;
 	const uint32_t pc32 = pc > 0xffffffffu ? 0xffffffffu :
 			      (uint32_t)pc & ~1u;
-	uint32_t lo = 0, hi = eh->count, mid, w;
+	uint32_t lo = 0, hi = eh->count, mid, start;
+	int err;
 
 	if (!uwi_span_has(&eh->exidx, 0, (uint64_t)hi * 8))
 		return UW_EBOUNDS;
 	/* The last entry whose function starts at or before pc. */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		w = uwi_load32(idx + (uint64_t)mid * 8, eh->big_endian);
-		if (w & 0x80000000)
-			return UW_EBADDATA;
-		if (((uint32_t)prel31(at + mid * 8, w) & ~1u) <= pc32)
+		err = word_start(eh, mid, uwi_load32(idx + (uint64_t)mid * 8,
+						     eh->big_endian), &start);
+		if (err)
+			return err;
+		if ((start & ~1u) <= pc32)
 			lo = mid + 1;
 		else
 			hi = mid;
