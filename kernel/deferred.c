@@ -51,7 +51,7 @@
 /*
  * Scan the current task's process now if the module has not seen it, or
  * its table is untrusted (a mapping unmapped), or its mappings or the
- * installed tables changed since the scan and either the last walk met a
+ * installed tables changed since the scan (uwk_kmm_changed()) and either the last walk met a
  * frame no mapping covers or rescan_ms have passed.  True if it scanned.
  */
 static bool uwk_defer_scan(bool uncovered)
@@ -65,8 +65,7 @@ static bool uwk_defer_scan(bool uncovered)
 	need = !kmm;
 	if (kmm && READ_ONCE(kmm->stale_seq))
 		need = true;
-	else if (kmm && (READ_ONCE(mm->map_count) != kmm->map_count ||
-			 kmm->inst_gen != uwk_inst_gen()))
+	else if (kmm && uwk_kmm_changed(kmm, mm))
 		need = uncovered || time_after_eq(jiffies, kmm->scanned +
 				msecs_to_jiffies(uwk_rescan_ms));
 	rcu_read_unlock();

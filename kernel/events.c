@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/ftrace.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
@@ -31,11 +32,38 @@
 #include "uwind_kmod.h"
 
 struct uwk_scan_req {
-	struct work_struct work;
+	struct list_head node;		/* its user's queue */
+	struct uwk_scan_user *user;
 	struct task_struct *task;
 	unsigned long asked;
 	struct mm_struct *pending;	/* a sample's request: its mark */
 };
+
+/*
+ * The scans waiting, a queue per uid (the real uid of the process to
+ * scan), served round-robin by UWK_SCAN_WORKERS work items, of which one
+ * uid's scans hold at most UWK_SCAN_WORKERS - 1: a user whose processes
+ * exec by the hundred (each exec asks for a scan), or map files whose
+ * tables are slow to read and check, delays another user's scan by none
+ * of its own.  A uid finds a slot of its own while one of UWK_SCAN_USERS
+ * is free, else shares the slot its number hashes to.  Any context:
+ * irqsave.
+ */
+#define UWK_SCAN_USERS		64
+#define UWK_SCAN_WORKERS	4
+
+struct uwk_scan_user {
+	kuid_t uid;
+	struct list_head queue;
+	unsigned int n;			/* queued */
+	unsigned int running;		/* being scanned; both 0: free */
+};
+
+static struct uwk_scan_user uwk_scan_users[UWK_SCAN_USERS];
+static unsigned int uwk_scan_turn;
+static DEFINE_SPINLOCK(uwk_scan_lock);
+static void uwk_scan_work_fn(struct work_struct *w);
+static struct work_struct uwk_scan_workers[UWK_SCAN_WORKERS];
 
 /*
  * The address spaces that have a sample's scan request in flight: one
@@ -48,18 +76,39 @@ struct uwk_scan_req {
 #define UWK_PENDING	64
 static struct mm_struct *uwk_pending[UWK_PENDING];
 
-/* Claim mm's mark: false if it is marked already, or no mark is free. */
-static bool uwk_pending_claim(struct mm_struct *mm)
-{
-	unsigned int i;
+/*
+ * One uid's processes hold at most UWK_PENDING_USER of the marks (a hint:
+ * checked before the claim, so CPUs claiming at once may pass it by one
+ * each), so that a user with hundreds of busy processes cannot keep every
+ * other user's samples from asking for a scan.
+ */
+#define UWK_PENDING_USER	16
+static uid_t uwk_pending_uid[UWK_PENDING];
 
-	for (i = 0; i < UWK_PENDING; i++)
-		if (READ_ONCE(uwk_pending[i]) == mm)
+/*
+ * Claim mm's mark for a process of uid: false if it is marked already, or
+ * the uid holds its share of the marks, or no mark is free.
+ */
+static bool uwk_pending_claim(struct mm_struct *mm, uid_t uid)
+{
+	unsigned int i, own = 0;
+
+	for (i = 0; i < UWK_PENDING; i++) {
+		struct mm_struct *m = READ_ONCE(uwk_pending[i]);
+
+		if (m == mm)
 			return false;
-	for (i = 0; i < UWK_PENDING; i++)
-		if (!READ_ONCE(uwk_pending[i]) && !cmpxchg(&uwk_pending[i],
-							   NULL, mm))
+		own += m && READ_ONCE(uwk_pending_uid[i]) == uid;
+	}
+	if (own >= UWK_PENDING_USER)
+		return false;
+	for (i = 0; i < UWK_PENDING; i++) {
+		if (!READ_ONCE(uwk_pending[i]) &&
+		    !cmpxchg(&uwk_pending[i], NULL, mm)) {
+			WRITE_ONCE(uwk_pending_uid[i], uid);
 			return true;
+		}
+	}
 	return false;
 }
 
@@ -102,9 +151,9 @@ void uwk_inflight_show(struct seq_file *m)
 		   atomic_read(&uwk_scans_queued_max));
 }
 
-static void uwk_scan_work_fn(struct work_struct *w)
+/* The scan req asks for (consumes it). */
+static void uwk_scan_one(struct uwk_scan_req *req)
 {
-	struct uwk_scan_req *req = container_of(w, struct uwk_scan_req, work);
 	struct mm_struct *mm;
 
 	/* From here on a sample may ask again: this scan may be too early. */
@@ -129,26 +178,105 @@ static void uwk_scan_work_fn(struct work_struct *w)
 	atomic_dec(&uwk_scans_inflight);
 }
 
+/* The next uid's oldest request, round-robin; NULL when none waits. */
+static struct uwk_scan_req *uwk_scan_next(void)
+{
+	struct uwk_scan_req *req = NULL;
+	struct uwk_scan_user *u;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&uwk_scan_lock, flags);
+	for (i = 0; i < UWK_SCAN_USERS && !req; i++) {
+		u = &uwk_scan_users[(uwk_scan_turn + i) % UWK_SCAN_USERS];
+		if (!u->n || u->running >= UWK_SCAN_WORKERS - 1)
+			continue;
+		uwk_scan_turn = (uwk_scan_turn + i + 1) % UWK_SCAN_USERS;
+		req = list_first_entry(&u->queue, struct uwk_scan_req, node);
+		list_del(&req->node);
+		u->n--;
+		u->running++;
+	}
+	spin_unlock_irqrestore(&uwk_scan_lock, flags);
+	return req;
+}
+
+/* A worker: the scans waiting, in turn, until none is left. */
+static void uwk_scan_work_fn(struct work_struct *w)
+{
+	struct uwk_scan_req *req;
+
+	struct uwk_scan_user *u;
+	unsigned long flags;
+
+	while ((req = uwk_scan_next())) {
+		u = req->user;
+		uwk_scan_one(req);
+		spin_lock_irqsave(&uwk_scan_lock, flags);
+		u->running--;
+		spin_unlock_irqrestore(&uwk_scan_lock, flags);
+		cond_resched();
+	}
+}
+
+/* uid's queue: its own slot, a free one, or the one its number hashes to. */
+static struct uwk_scan_user *uwk_scan_user_of(kuid_t uid)
+{
+	struct uwk_scan_user *free = NULL;
+	unsigned int i;
+
+	lockdep_assert_held(&uwk_scan_lock);
+	for (i = 0; i < UWK_SCAN_USERS; i++) {
+		struct uwk_scan_user *u = &uwk_scan_users[i];
+
+		if ((u->n || u->running) && uid_eq(u->uid, uid))
+			return u;
+		if (!u->n && !u->running && !free)
+			free = u;
+	}
+	if (!free)
+		return &uwk_scan_users[__kuid_val(uid) % UWK_SCAN_USERS];
+	free->uid = uid;
+	return free;
+}
+
 /*
  * Queue a scan of task's mappings; takes over a task reference, and the
- * mark of pending (a sample's request), if not NULL.
+ * mark of pending (a sample's request), if not NULL.  Any context.
  */
 static void uwk_queue_scan(struct task_struct *task, struct mm_struct *pending)
 {
 	struct uwk_scan_req *req = kmalloc(sizeof(*req), GFP_ATOMIC);
+	struct uwk_scan_user *u;
+	unsigned long flags;
+	kuid_t uid;
+	int i;
 
 	if (!req) {
 		uwk_pending_give(pending);
 		put_task_struct(task);
 		return;
 	}
-	INIT_WORK(&req->work, uwk_scan_work_fn);
 	req->task = task;
 	req->asked = uwk_next_seq();
 	req->pending = pending;
 	uwk_count_up(&uwk_scans_inflight, &uwk_scans_inflight_max);
 	uwk_count_up(&uwk_scans_queued, &uwk_scans_queued_max);
-	uwk_queue_work(&req->work);
+	rcu_read_lock();
+	uid = task_uid(task);
+	rcu_read_unlock();
+	spin_lock_irqsave(&uwk_scan_lock, flags);
+	u = uwk_scan_user_of(uid);
+	req->user = u;
+	list_add_tail(&req->node, &u->queue);
+	u->n++;
+	spin_unlock_irqrestore(&uwk_scan_lock, flags);
+	/*
+	 * The workers not yet queued start (one running takes it too, before
+	 * it stops: it stops only when it finds no request).
+	 */
+	for (i = 0; i < UWK_SCAN_WORKERS; i++)
+		uwk_queue_work(&uwk_scan_workers[i]);
 }
 
 /*
@@ -188,14 +316,13 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
 	 * A known process is rescanned when a pc falls outside its table,
 	 * or when its mappings changed since the scan (ld.so, dlopen,
 	 * munmap): then a pc may be covered by a stale entry; also when
-	 * tables were installed since (installed.c).  Both at most
+	 * tables were installed since (installed.c, the agent's answers:
+	 * uwk_kmm_changed()).  Both at most
 	 * every uwk_rescan_ms, except that an uncovered pc in changed
 	 * mappings asks at once.  map_count is read racily: a hint.
 	 */
 	if (kmm) {
-		bool changed = READ_ONCE(current->mm->map_count) !=
-			       kmm->map_count || READ_ONCE(kmm->stale_seq) ||
-			       kmm->inst_gen != uwk_inst_gen();
+		bool changed = uwk_kmm_changed(kmm, current->mm);
 		bool recent = time_before(jiffies, kmm->scanned +
 					  msecs_to_jiffies(uwk_rescan_ms));
 
@@ -207,7 +334,8 @@ void uwk_request_scan(struct uwk_kmm *kmm, bool uncovered)
 	l = this_cpu_ptr(&uwk_lazy);
 	if (READ_ONCE(l->task))
 		return;
-	if (!uwk_pending_claim(current->mm)) {
+	if (!uwk_pending_claim(current->mm,
+			       __kuid_val(current_real_cred()->uid))) {
 		uwk_stat_inc(UWK_ST_LAZY_DROPPED);
 		return;
 	}
@@ -417,6 +545,10 @@ int uwk_events_init(void)
 	size_t i;
 	int cpu, ret;
 
+	for (i = 0; i < UWK_SCAN_USERS; i++)
+		INIT_LIST_HEAD(&uwk_scan_users[i].queue);
+	for (i = 0; i < UWK_SCAN_WORKERS; i++)
+		INIT_WORK(&uwk_scan_workers[i], uwk_scan_work_fn);
 	for_each_possible_cpu(cpu)
 		init_irq_work(&per_cpu(uwk_lazy, cpu).iw, uwk_lazy_fn);
 	for_each_kernel_tracepoint(uwk_tp_lookup, NULL);

@@ -66,20 +66,6 @@ struct uwk_kuser {
 
 static struct uwk_kuser uwk_system_pool;
 
-/*
- * What a table is for: a file (the same inode, unchanged since it was
- * read), or the vDSO (an image the kernel maps, known by its build-id).
- */
-struct uwk_kid {
-	dev_t dev;
-	unsigned long ino;
-	u32 gen;
-	struct timespec64 mtime;
-	loff_t size;
-	u8 vdso_id_len;		/* the vDSO's build-id length; else 0 */
-	u8 vdso_id[UWK_ID_MAX];
-};
-
 /* One ELF file's table, shared by every mapping of the file. */
 struct uwk_kfile {
 	struct list_head node;
@@ -91,6 +77,15 @@ struct uwk_kfile {
 	 */
 	bool no_own;
 	unsigned long inst_gen;
+	/*
+	 * An installed table came for the file since (the agent's answer,
+	 * requests.c): looked up again by the next scan, as after an
+	 * install, without the other files' tables being read again.
+	 */
+	bool retry;
+	/* The table it wants from the agent, UWIND_WHY_* or 0 (uwk_kfile_need). */
+	u8 need;
+	bool no_build_id;	/* installed tables are keyed by its CFI */
 
 	int status;
 	char *path;		/* for debugfs "breaks" */
@@ -506,14 +501,24 @@ static void uwk_kfile_load_installed(struct uwk_kfile *kf,
 				     const Elf64_Ehdr *eh,
 				     const Elf64_Phdr *ph, kuid_t uid)
 {
-	struct uwk_inst in;
+	struct uwk_inst in = {};
+	int err;
 
 	kf->no_own = true;
-	if (uwk_inst_open(src, eh, ph, &in))
+	err = uwk_inst_open(src, eh, ph, &in);
+	kf->no_build_id = in.cfi_key;
+	if (err == -ENOENT)
+		kf->need = UWIND_WHY_NONE;
+	else if (err == -EINVAL || err == -EPERM)
+		kf->need = UWIND_WHY_OUTDATED;
+	if (err)
 		return;
 	uwk_kfile_take(kf, &in.src, in.off, in.len, in.vaddr, uid,
 		       UWK_KF_INSTALLED);
 	uwk_inst_close(&in);
+	/* A table the whole check refused: the agent may make a good one. */
+	if (kf->status == UWK_KF_REJECTED)
+		kf->need = UWIND_WHY_OUTDATED;
 }
 
 /*
@@ -580,7 +585,7 @@ static void uwk_kid_file(struct uwk_kid *id, const struct inode *in)
 	id->size = i_size_read(in);
 }
 
-static bool uwk_kid_eq(const struct uwk_kid *k, const struct uwk_kid *id)
+bool uwk_kid_eq(const struct uwk_kid *k, const struct uwk_kid *id)
 {
 	if (k->vdso_id_len || id->vdso_id_len)
 		return k->vdso_id_len == id->vdso_id_len &&
@@ -633,7 +638,7 @@ static struct uwk_kfile *uwk_kfile_lookup(const struct uwk_kid *id, kuid_t uid)
 	lockdep_assert_held(&uwk_files_lock);
 	list_for_each_entry(kf, &uwk_files, node) {
 		if (!uwk_kfile_match(kf, id) ||
-		    (kf->no_own && kf->inst_gen != gen))
+		    (kf->no_own && (kf->inst_gen != gen || kf->retry)))
 			continue;
 		if (!uwk_kfile_over(kf))
 			return kf;
@@ -1015,7 +1020,7 @@ static void uwk_kfile_free(struct uwk_kfile *kf)
 static bool uwk_kfile_keep(const struct uwk_kfile *kf)
 {
 	return kf->status == UWK_KF_INSTALLED && READ_ONCE(uwk_keep_s) &&
-	       kf->inst_gen == uwk_inst_gen();
+	       kf->inst_gen == uwk_inst_gen() && !kf->retry;
 }
 
 static void uwk_kfile_release(struct kref *ref)
@@ -1073,7 +1078,7 @@ static unsigned int uwk_files_expire(enum uwk_expire how)
 			continue;
 		}
 		if (how == UWK_EXPIRE_ALL || kf->inst_gen != gen ||
-		    time_after(jiffies, kf->idle_since + keep)) {
+		    kf->retry || time_after(jiffies, kf->idle_since + keep)) {
 			uwk_kfile_unlist(kf);
 			list_add(&kf->node, &gone);
 		}
@@ -1159,6 +1164,56 @@ const struct uw_ehabi *uwk_kfile_ehabi(const struct uwk_kfile *kf, u64 start,
 const char *uwk_kfile_state(const struct uwk_kfile *kf)
 {
 	return kf ? uwk_kf_names[kf->status] : "none";
+}
+
+u32 uwk_kfile_need(const struct uwk_kfile *kf, u32 *flags)
+{
+	*flags = 0;
+	if (!kf || !kf->need)
+		return 0;
+	if (kf->kid.vdso_id_len)
+		*flags |= UWIND_REQ_VDSO;
+	if (kf->no_build_id)
+		*flags |= UWIND_REQ_NO_BUILD_ID;
+	return kf->need;
+}
+
+const struct uwk_kid *uwk_kfile_kid(const struct uwk_kfile *kf)
+{
+	return &kf->kid;
+}
+
+/* When kf was listed, in scan order: a table loaded after a given point? */
+unsigned long uwk_kfile_seq(const struct uwk_kfile *kf)
+{
+	return kf->seq;
+}
+
+bool uwk_kfile_retrying(const struct uwk_kfile *kf)
+{
+	return kf && READ_ONCE(kf->retry);
+}
+
+/*
+ * A table was installed for the file id (the agent's answer): its listed
+ * tables that have none of their own are looked up again by the next
+ * scan that needs one (the processes mapping them: uwk_kmm_retable()).
+ * How many were marked.
+ */
+unsigned int uwk_kfile_retry(const struct uwk_kid *id)
+{
+	struct uwk_kfile *kf;
+	unsigned int n = 0;
+
+	mutex_lock(&uwk_files_lock);
+	list_for_each_entry(kf, &uwk_files, node) {
+		if (!kf->no_own || !uwk_kfile_match(kf, id))
+			continue;
+		WRITE_ONCE(kf->retry, true);
+		n++;
+	}
+	mutex_unlock(&uwk_files_lock);
+	return n;
 }
 
 /* debugfs "installed": "bytes path" of each installed table held. */

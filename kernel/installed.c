@@ -3,8 +3,9 @@
  * Installed tables: the SFrame tables `uwind sframe --install` makes from
  * the DWARF CFI of files that have no PT_GNU_SFRAME (a stock
  * distribution's libc, libstdc++, programs) and of the vDSO, one file per
- * GNU build-id at /var/lib/uwind/build-id/XX/REST.uwsf (the format is
- * scripts/uwind/uwsf.h's).
+ * GNU build-id at /var/lib/uwind/build-id/XX/REST.uwsf, or for a file
+ * without one, one per CFI key at /var/lib/uwind/build-id/cfi/XX/REST.uwsf (the
+ * format is scripts/uwind/uwsf.h's; the key: uwk_inst_cfi_key()).
  *
  * When a scan meets a file without PT_GNU_SFRAME, files.c asks here, in
  * task context, for the table installed for the file's build-id (read
@@ -189,6 +190,10 @@ static bool uwk_inst_header(struct file *f, const u8 *h, u16 machine,
 {
 	u8 flags = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? UWSF_F_BIG_ENDIAN : 0;
 
+	/* A table keyed by CFI says so: a build-id's never stands for it. */
+	if (!len)
+		flags |= UWSF_F_CFI_KEY;
+
 	if (memcmp(h, UWSF_MAGIC, 8) ||
 	    get_unaligned_le16(h + UWSF_OFF_VERSION) != UWSF_VERSION ||
 	    get_unaligned_le16(h + UWSF_OFF_HDR_SIZE) != UWSF_HDR_SIZE ||
@@ -202,29 +207,37 @@ static bool uwk_inst_header(struct file *f, const u8 *h, u16 machine,
 	return i_size_read(file_inode(f)) == UWSF_HDR_SIZE + in->len;
 }
 
-/* Whether s's bytes at the header's check_off have its check_crc. */
-static bool uwk_inst_crc_ok(const struct uwk_src *s, const u8 *h)
+/* The CRC-32 of s's size bytes at off into *out: 0, or an error. */
+static int uwk_crc_of(const struct uwk_src *s, u64 off, u32 size, u32 *out)
 {
-	u64 off = get_unaligned_le64(h + UWSF_OFF_CHECK_OFF);
-	u32 size = get_unaligned_le32(h + UWSF_OFF_CHECK_SIZE);
-	u32 want = get_unaligned_le32(h + UWSF_OFF_CHECK_CRC);
 	u32 crc = ~0u, done, n;
-	bool ok = true;
+	int err = 0;
 	u8 *buf;
 
 	if (!size || size > UWK_CHECK_MAX || off > S64_MAX - size)
-		return false;
+		return -EINVAL;
 	buf = kvmalloc(UWK_CRC_CHUNK, GFP_KERNEL);
 	if (!buf)
-		return false;
-	for (done = 0; ok && done < size; done += n) {
+		return -ENOMEM;
+	for (done = 0; !err && done < size; done += n) {
 		n = min(size - done, UWK_CRC_CHUNK);
-		ok = !uwk_src_read(s, buf, n, off + done);
+		err = uwk_src_read(s, buf, n, off + done);
 		crc = crc32_le(crc, buf, n);
 		cond_resched();
 	}
 	kvfree(buf);
-	return ok && ~crc == want;
+	*out = ~crc;
+	return err;
+}
+
+/* Whether s's bytes at the header's check_off have its check_crc. */
+static bool uwk_inst_crc_ok(const struct uwk_src *s, const u8 *h)
+{
+	u32 crc;
+
+	return !uwk_crc_of(s, get_unaligned_le64(h + UWSF_OFF_CHECK_OFF),
+			   get_unaligned_le32(h + UWSF_OFF_CHECK_SIZE), &crc) &&
+	       crc == get_unaligned_le32(h + UWSF_OFF_CHECK_CRC);
 }
 
 /* The table file's path for a build-id, kmalloc'ed. */
@@ -241,18 +254,124 @@ static void uwk_inst_refuse(const char *path, const char *why)
 	pr_info_ratelimited("%s: not used: %s\n", path, why);
 }
 
+/*
+ * A file without a GNU build-id is known by its CFI instead: the section
+ * its table is made from (the first non-empty SHT_PROGBITS ".eh_frame",
+ * else ".debug_frame", as `uwind sframe` picks it), its file offset, size
+ * and CRC-32, which are also what the table's header says it was made
+ * from.  Two files with the same key have the same CFI bytes at the same
+ * place, so the same table is right for both.  Read from the section
+ * headers; a file without them (stripped of them) has no key.
+ */
+#define UWK_MAX_SHDRS64	4096
+#define UWK_SHSTR_MAX	(64u << 10)
+
+struct uwk_cfi_key {
+	u64 off;
+	u32 size, crc;
+};
+
+/* The section named name (SHT_PROGBITS, not empty) among n headers sh. */
+static const Elf64_Shdr *uwk_shdr_named(const Elf64_Shdr *sh, u16 n,
+					const char *names, u32 nlen,
+					const char *name)
+{
+	size_t len = strlen(name) + 1;
+	u16 i;
+
+	for (i = 0; i < n; i++)
+		if (sh[i].sh_type == SHT_PROGBITS && sh[i].sh_size &&
+		    sh[i].sh_name < nlen && nlen - sh[i].sh_name >= len &&
+		    !memcmp(names + sh[i].sh_name, name, len))
+			return &sh[i];
+	return NULL;
+}
+
+static int uwk_inst_cfi_key(const struct uwk_src *s, const Elf64_Ehdr *eh,
+			    struct uwk_cfi_key *k)
+{
+	const Elf64_Shdr *cfi = NULL, *str;
+	Elf64_Shdr *sh = NULL;
+	char *names = NULL;
+	int err = -ENOKEY;
+	u32 nlen;
+
+	if (!eh->e_shoff || eh->e_shentsize != sizeof(*sh) || !eh->e_shnum ||
+	    eh->e_shnum > UWK_MAX_SHDRS64 || eh->e_shstrndx >= eh->e_shnum)
+		return -ENOKEY;
+	sh = kvmalloc_array(eh->e_shnum, sizeof(*sh), GFP_KERNEL);
+	if (!sh)
+		return -ENOMEM;
+	if (uwk_src_read(s, sh, eh->e_shnum * sizeof(*sh), eh->e_shoff))
+		goto out;
+	str = &sh[eh->e_shstrndx];
+	if (!str->sh_size || str->sh_size > UWK_SHSTR_MAX)
+		goto out;
+	nlen = str->sh_size;
+	names = kvmalloc(nlen, GFP_KERNEL);
+	if (!names) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (uwk_src_read(s, names, nlen, str->sh_offset))
+		goto out;
+	cfi = uwk_shdr_named(sh, eh->e_shnum, names, nlen, ".eh_frame");
+	if (!cfi)
+		cfi = uwk_shdr_named(sh, eh->e_shnum, names, nlen,
+				     ".debug_frame");
+	if (!cfi || cfi->sh_size > UWK_CHECK_MAX)
+		goto out;
+	k->off = cfi->sh_offset;
+	k->size = cfi->sh_size;
+	err = uwk_crc_of(s, k->off, k->size, &k->crc);
+out:
+	kvfree(names);
+	kvfree(sh);
+	return err;
+}
+
+/*
+ * The table file's path for a file (kmalloc'ed): by its build-id, or
+ * without one by its CFI key (its CRC, size and offset, in hex).
+ */
+static char *uwk_inst_path_of(const u8 *id, u8 len,
+			      const struct uwk_cfi_key *k)
+{
+	if (len)
+		return uwk_inst_path(id, len);
+	return kasprintf(GFP_KERNEL, "%s/%02x/%06x%08x%016llx.uwsf",
+			 UWSF_CFI_DIR, k->crc >> 24, k->crc & 0xffffff,
+			 k->size, k->off);
+}
+
+/* Whether the header h names the CFI key k as what it was made from. */
+static bool uwk_inst_key_is(const u8 *h, const struct uwk_cfi_key *k)
+{
+	return get_unaligned_le64(h + UWSF_OFF_CHECK_OFF) == k->off &&
+	       get_unaligned_le32(h + UWSF_OFF_CHECK_SIZE) == k->size &&
+	       get_unaligned_le32(h + UWSF_OFF_CHECK_CRC) == k->crc;
+}
+
 int uwk_inst_open(const struct uwk_src *s, const Elf64_Ehdr *eh,
 		  const Elf64_Phdr *ph, struct uwk_inst *in)
 {
 	u8 id[UWK_ID_MAX], h[UWSF_HDR_SIZE], len;
+	struct uwk_cfi_key key = {};
 	const char *why = NULL;
 	struct file *f;
 	char *path;
+	int err;
 
 	len = uwk_inst_build_id(s, eh, ph, id);
-	path = len ? uwk_inst_path(id, len) : NULL;
+	if (!len) {
+		in->cfi_key = true;
+		err = uwk_inst_cfi_key(s, eh, &key);
+		if (err)
+			return err;
+	}
+	path = uwk_inst_path_of(id, len, &key);
 	if (!path)
-		return -ENOENT;
+		return -ENOMEM;
 	f = uwk_inst_file(path);
 	if (IS_ERR_OR_NULL(f)) {
 		/* None installed: nothing to say. */
@@ -265,7 +384,7 @@ int uwk_inst_open(const struct uwk_src *s, const Elf64_Ehdr *eh,
 	if (uwk_src_read(&in->src, h, sizeof(h), 0) ||
 	    !uwk_inst_header(f, h, eh->e_machine, id, len, in))
 		why = "not a table for this build-id";
-	else if (!uwk_inst_crc_ok(s, h))
+	else if (len ? !uwk_inst_crc_ok(s, h) : !uwk_inst_key_is(h, &key))
 		why = "made from other CFI than this file has";
 	if (why) {
 		uwk_inst_refuse(path, why);
@@ -379,11 +498,23 @@ out:
 	return kf;
 }
 
-/* At unload: the cache's reference. */
-void uwk_vdso_exit(void)
+/*
+ * A table was installed for the vDSO (the agent's answer): the next scan
+ * reads the image and looks its table up again.  At unload too: the
+ * cache's reference.
+ */
+void uwk_vdso_forget(void)
 {
+	struct uwk_kfile *kf;
+
 	mutex_lock(&uwk_vdso_cache.lock);
-	uwk_kfile_put(uwk_vdso_cache.kf);
+	kf = uwk_vdso_cache.kf;
 	uwk_vdso_cache.kf = NULL;
 	mutex_unlock(&uwk_vdso_cache.lock);
+	uwk_kfile_put(kf);
+}
+
+void uwk_vdso_exit(void)
+{
+	uwk_vdso_forget();
 }

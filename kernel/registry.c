@@ -25,6 +25,7 @@
 #include <linux/llist.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -81,6 +82,12 @@ unsigned long uwk_next_seq(void)
 void uwk_queue_work(struct work_struct *w)
 {
 	queue_work(uwk_wq, w);
+}
+
+/* Queue w on the module's workqueue after delay (if not queued yet). */
+void uwk_queue_delayed_work(struct delayed_work *w, unsigned long delay)
+{
+	queue_delayed_work(uwk_wq, w, delay);
 }
 
 /* ---- processes ---- */
@@ -173,6 +180,7 @@ static void uwk_kmm_fill_vdso(struct uwk_kmm *kmm, u32 i,
 	if (!kf)
 		return;
 	kmm->maps[i].kf = kf;
+	uwk_req_ask(kf, task_tgid(task), uid, v->start, v->end);
 	kmm->mods[i].sframe = uwk_kfile_sframe(kf, v->start, 0,
 					       &kmm->mods[i].bias);
 }
@@ -201,6 +209,7 @@ static void uwk_kmm_fill(struct uwk_kmm *kmm, u32 i, struct task_struct *task,
 		 v->file);
 	fput(v->file);
 	kmm->maps[i].kf = kf;
+	uwk_req_ask(kf, task_tgid(task), uid, v->start, v->end);
 	kmm->mods[i].sframe = uwk_kfile_sframe(kf, v->start,
 					       v->pgoff << PAGE_SHIFT,
 					       &kmm->mods[i].bias);
@@ -265,6 +274,8 @@ static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
 	mmap_read_unlock(mm);
 	return n;
 }
+
+static void uwk_kmm_check_retable(struct uwk_kmm *kmm);
 
 /* Build and publish the table of task's address space mm. */
 void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
@@ -333,9 +344,32 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		hlist_replace_rcu(&old->node, &kmm->node);
 	else
 		hash_add_rcu(uwk_mm_hash, &kmm->node, (unsigned long)mm);
+	rcu_read_lock();
 	mutex_unlock(&uwk_mm_lock);
 	if (old)
 		call_rcu(&old->rcu, uwk_kmm_rcu_cb);
+	uwk_kmm_check_retable(kmm);
+	rcu_read_unlock();
+}
+
+/*
+ * A file's table may have been installed while kmm was being made, after
+ * its file was looked up (the agent's answer marks the files first, then
+ * the published processes): a kmm published with such a file is marked
+ * as uwk_kmm_retable() would have marked it.  Under RCU (kmm may be
+ * replaced meanwhile).
+ */
+static void uwk_kmm_check_retable(struct uwk_kmm *kmm)
+{
+	u32 i;
+
+	smp_mb();	/* published before the files' marks are read */
+	for (i = 0; i < kmm->n; i++) {
+		if (uwk_kfile_retrying(kmm->maps[i].kf)) {
+			WRITE_ONCE(kmm->retable, true);
+			return;
+		}
+	}
 }
 
 /*
@@ -389,6 +423,71 @@ void uwk_gc_soon(void)
 	queue_delayed_work(uwk_wq, &uwk_gc_work, msecs_to_jiffies(100));
 }
 
+/*
+ * Whether the process's mappings or their tables changed since kmm was
+ * scanned: mappings added or removed (map_count, read racily: a hint),
+ * one unmapped (stale_seq), tables installed since (the generation), or
+ * one of its files' installed by the agent since (retable).  Any context.
+ */
+bool uwk_kmm_changed(const struct uwk_kmm *kmm, struct mm_struct *mm)
+{
+	return READ_ONCE(mm->map_count) != kmm->map_count ||
+	       READ_ONCE(kmm->stale_seq) || kmm->inst_gen != uwk_inst_gen() ||
+	       READ_ONCE(kmm->retable);
+}
+
+/*
+ * The agent installed a table for a file (files.c marked its tables to be
+ * looked up again): each process that maps it is rescanned at its next
+ * sample.  Task context.
+ */
+void uwk_kmm_retable(void)
+{
+	struct uwk_kmm *kmm;
+	int bkt;
+	u32 i;
+
+	rcu_read_lock();
+	hash_for_each_rcu(uwk_mm_hash, bkt, kmm, node) {
+		for (i = 0; i < kmm->n; i++) {
+			if (uwk_kfile_retrying(kmm->maps[i].kf)) {
+				WRITE_ONCE(kmm->retable, true);
+				break;
+			}
+		}
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Ask the agent again for every registered mapping whose file wants a
+ * table (uwk_req_ask() drops what it has asked already): when the agent
+ * starts, and after requests were dropped for want of room or their
+ * process went away.  A process is asked for as the process whose
+ * number kmm holds, if that is still its address space.  Task context.
+ */
+void uwk_kmm_each_need(void)
+{
+	struct task_struct *task;
+	struct uwk_kmm *kmm;
+	u32 flags, i;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(uwk_mm_hash, bkt, kmm, node) {
+		task = pid_task(find_pid_ns(kmm->tgid, &init_pid_ns),
+				PIDTYPE_TGID);
+		if (!task || READ_ONCE(task->mm) != kmm->mm)
+			continue;
+		for (i = 0; i < kmm->n; i++)
+			if (uwk_kfile_need(kmm->maps[i].kf, &flags))
+				uwk_req_ask(kmm->maps[i].kf, task_tgid(task),
+					    task_uid(task), kmm->mods[i].start,
+					    kmm->mods[i].end);
+	}
+	rcu_read_unlock();
+}
+
 /* Whether an executable mapping of kmm overlaps [start, end). */
 bool uwk_kmm_covers(const struct uwk_kmm *kmm, u64 start, u64 end)
 {
@@ -414,11 +513,15 @@ void uwk_tables_show(struct seq_file *m)
 			   READ_ONCE(kmm->stale_seq) ? " stale" : "");
 		for (i = 0; i < kmm->n; i++) {
 			struct uwk_kfile *kf = kmm->maps[i].kf;
+			const char *req = NULL;
+			u32 flags;
 
-			seq_printf(m, "  %llx-%llx %s %s\n",
+			if (uwk_kfile_need(kf, &flags))
+				req = uwk_req_state(uwk_kfile_kid(kf));
+			seq_printf(m, "  %llx-%llx %s %s%s%s\n",
 				   kmm->mods[i].start, kmm->mods[i].end,
-				   kmm->maps[i].name,
-				   uwk_kfile_state(kf));
+				   kmm->maps[i].name, uwk_kfile_state(kf),
+				   req ? " " : "", req ?: "");
 		}
 	}
 	rcu_read_unlock();

@@ -6,6 +6,8 @@
  *   hook.c        the perf_callchain_user replacement (NMI/IRQ context)
  *   files.c       tables per file, the memory caps, breaks per file
  *   installed.c   tables installed by `uwind sframe --install`, the vDSO
+ *   requests.c    the agent's requests: files that want a table
+ *   dev.c         /dev/uwind: the agent's requests, the status text
  *   registry.c    the tables of each process (task context; RCU readers)
  *   events.c      what makes the registry scan: exec, samples, unmaps
  *   deferred.c    the deferred walk: 7.x's unwind_user(), task context
@@ -28,6 +30,7 @@
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
 #include "compat.h"
+#include "uwind_uapi.h"
 #include <uwind/config.h>
 #include <uwind/uwind.h>
 #include <uwind/sframe.h>
@@ -89,6 +92,7 @@ void uwk_stat_inc(enum uwk_stat s);
 void uwk_stat_add(enum uwk_stat s, unsigned long n);
 void uwk_stat_stop(unsigned int stop);
 void uwk_stats_show(struct seq_file *m);
+void uwk_hooks_show(struct seq_file *m);
 
 /* Bytes of kernel memory held for tables, and objects alive. */
 extern atomic_long_t uwk_bytes_held;
@@ -113,6 +117,7 @@ struct uwk_kmm {
 	int map_count;			/* mm->map_count when scanned */
 	unsigned long inst_gen;		/* uwk_inst_gen() when scanned */
 	unsigned long stale_seq;	/* 0, or when a mapping was unmapped */
+	bool retable;			/* a file's table installed since */
 	size_t bytes;
 	u32 n;
 	struct uwk_kmap *maps;
@@ -134,6 +139,24 @@ struct uwk_src {
 
 int uwk_src_read(const struct uwk_src *s, void *buf, size_t len, loff_t pos);
 Elf64_Phdr *uwk_elf_phdrs(const struct uwk_src *src, Elf64_Ehdr *eh);
+
+/*
+ * What a table is for: a file (the same inode, unchanged since it was
+ * read), or the vDSO (an image the kernel maps, known by its build-id).
+ */
+#define UWK_ID_MAX	64	/* longest build-id a table file records */
+
+struct uwk_kid {
+	dev_t dev;
+	unsigned long ino;
+	u32 gen;
+	struct timespec64 mtime;
+	loff_t size;
+	u8 vdso_id_len;		/* the vDSO's build-id length; else 0 */
+	u8 vdso_id[UWK_ID_MAX];
+};
+
+bool uwk_kid_eq(const struct uwk_kid *k, const struct uwk_kid *id);
 
 struct uwk_kfile;
 struct uwk_kfile *uwk_kfile_get(struct file *f, kuid_t uid);
@@ -161,6 +184,16 @@ int uwk_elf32_read(const struct uwk_src *src, struct uwk_load *loads,
 int uwk_ehabi_setup(struct uw_ehabi *eh, const u8 *data,
 		    const struct uwk_ehabi_loc *loc);
 const char *uwk_kfile_state(const struct uwk_kfile *kf);
+/*
+ * Whether kf's file wants a table the agent could make: UWIND_WHY_NONE
+ * (none installed) or UWIND_WHY_OUTDATED (one refused), else 0; with
+ * UWIND_REQ_* flags in *flags.  Any context (set before kf is listed).
+ */
+u32 uwk_kfile_need(const struct uwk_kfile *kf, u32 *flags);
+const struct uwk_kid *uwk_kfile_kid(const struct uwk_kfile *kf);
+unsigned long uwk_kfile_seq(const struct uwk_kfile *kf);
+bool uwk_kfile_retrying(const struct uwk_kfile *kf);	/* any context */
+unsigned int uwk_kfile_retry(const struct uwk_kid *id);
 void uwk_kfile_note_break(struct uwk_kfile *kf);		/* any context */
 void uwk_files_gc(bool all);		/* kept tables: expired, or all */
 void uwk_files_exit(void);
@@ -176,13 +209,12 @@ void uwk_breaks_show(struct seq_file *m);
  * "installed"): a file without PT_GNU_SFRAME looked up at an older one is
  * looked up again, and a process scanned at an older one is rescanned.
  */
-#define UWK_ID_MAX	64	/* longest build-id a table file records */
-
 struct uwk_inst {
 	struct uwk_src src;	/* the table file */
 	loff_t off;		/* its SFrame section: where, */
 	u64 len;		/* how long, */
 	u64 vaddr;		/* and the ELF vaddr it is laid out at */
+	bool cfi_key;		/* no build-id: looked for by the file's CFI */
 };
 
 extern atomic_long_t uwk_inst_generation;
@@ -194,6 +226,12 @@ static inline unsigned long uwk_inst_gen(void)		/* any context */
 
 u8 uwk_inst_build_id(const struct uwk_src *s, const Elf64_Ehdr *eh,
 		     const Elf64_Phdr *ph, u8 *id);
+/*
+ * uwk_inst_open()'s errors: -ENOENT (none installed), -EINVAL (one
+ * there, not for this file: other CFI, build-id or machine), -EPERM (one
+ * there that root alone could not have written), -ENOKEY (the file has
+ * neither a build-id nor a CFI section to be known by), -ENOMEM.
+ */
 int uwk_inst_open(const struct uwk_src *s, const Elf64_Ehdr *eh,
 		  const Elf64_Phdr *ph, struct uwk_inst *in);
 void uwk_inst_close(struct uwk_inst *in);
@@ -203,6 +241,7 @@ struct vm_area_struct;
 bool uwk_vma_is_vdso(struct vm_area_struct *vma);	/* mmap lock held */
 struct uwk_kfile *uwk_vdso_kfile(struct task_struct *task, u64 start,
 				 u64 end, const void *key, kuid_t uid);
+void uwk_vdso_forget(void);
 void uwk_vdso_exit(void);
 
 /* The per-process registry (registry.c). */
@@ -210,16 +249,49 @@ int uwk_registry_init(void);
 void uwk_registry_exit(void);
 struct uwk_kmm *uwk_kmm_find(struct mm_struct *mm);	/* under rcu_read_lock */
 bool uwk_kmm_covers(const struct uwk_kmm *kmm, u64 start, u64 end);
+bool uwk_kmm_changed(const struct uwk_kmm *kmm, struct mm_struct *mm);
+void uwk_kmm_retable(void);
+void uwk_kmm_each_need(void);
 /* Any context: */
 bool uwk_kmm_note_break(const struct uwk_kmm *kmm, u16 module);
 void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 		 unsigned long asked);
 unsigned long uwk_next_seq(void);			/* any context */
 void uwk_queue_work(struct work_struct *w);		/* any context */
+void uwk_queue_delayed_work(struct delayed_work *w, unsigned long delay);
 void uwk_gc(void);
 void uwk_gc_soon(void);					/* any context */
 void uwk_tables_flush(void);
 void uwk_tables_show(struct seq_file *m);
+
+/*
+ * The agent's requests (requests.c): task context.  uwk_req_ask(): the
+ * scan of task's process found kf's file, mapped at [start, end), without
+ * the table it wants (uwk_kfile_need()): queue a request, once per file.
+ */
+int uwk_req_init(void);
+void uwk_req_exit(void);
+void uwk_req_ask(const struct uwk_kfile *kf, struct pid *pid, kuid_t uid,
+		 u64 start, u64 end);
+const char *uwk_req_state(const struct uwk_kid *id);	/* under RCU ok */
+struct uwind_req;
+struct uwind_done;
+void uwk_req_stop(void);
+/* The agent (dev.c): owner is its open file. */
+int uwk_req_agent(void *owner);
+bool uwk_req_is_agent(const void *owner);
+void uwk_req_agent_gone(void *owner);
+ssize_t uwk_req_take(struct uwind_req *out, size_t max);
+void uwk_req_untake(const struct uwind_req *out, size_t n);
+bool uwk_req_ready(void);
+int uwk_req_done(const struct uwind_done *d);
+void uwk_req_rescan(void);
+void uwk_req_show(struct seq_file *m);
+extern wait_queue_head_t uwk_req_wait;
+
+/* /dev/uwind (dev.c). */
+int uwk_dev_init(void);
+void uwk_dev_exit(void);
 
 /* Scan and unmap events (events.c). */
 int uwk_events_init(void);

@@ -7,7 +7,9 @@
  * ftrace's userstacktrace, which walks user stacks itself.)
  *
  * insmod with no parameters is all it takes: from then on every process,
- * new or already running, is covered.  /sys/kernel/debug/uwind/ holds:
+ * new or already running, is covered.  /dev/uwind (dev.c) is root's
+ * interface: the agent's requests for tables, the status text.  For
+ * statistics and tests, /sys/kernel/debug/uwind/ holds:
  *   enable   Y/N, writable (the "enable" parameter's value)
  *   stats    counters, "key value" lines
  *   tables   each registered process and its executable mappings
@@ -168,11 +170,12 @@ void uwk_stats_show(struct seq_file *m)
 	seq_printf(m, "bytes_held %ld\n", atomic_long_read(&uwk_bytes_held));
 	seq_printf(m, "table_bytes %ld\n", atomic_long_read(&uwk_table_bytes));
 	uwk_inflight_show(m);
+	uwk_req_show(m);
 	uwk_cache_show(m);
 }
 
-/* debugfs "hooks". */
-static void uwk_hooks_show(struct seq_file *m)
+/* debugfs "hooks", and the device's status text. */
+void uwk_hooks_show(struct seq_file *m)
 {
 	seq_puts(m, "perf_callchain_user on\n");
 	seq_printf(m, "unwind_user %s\n", uwk_defer_show());
@@ -226,6 +229,7 @@ static ssize_t uwk_inst_write(struct file *f, const char __user *buf,
 			      size_t len, loff_t *pos)
 {
 	uwk_inst_rescan();
+	uwk_req_rescan();
 	return len;
 }
 
@@ -247,13 +251,19 @@ static int __init uwk_init(void)
 	ret = uwk_registry_init();
 	if (ret)
 		return ret;
-	ret = uwk_events_init();
+	ret = uwk_req_init();
 	if (ret)
 		goto out_registry;
+	ret = uwk_events_init();
+	if (ret)
+		goto out_req;
 	ret = uwk_hook_init();
 	if (ret)
 		goto out_events;
 	uwk_defer_init();
+	ret = uwk_dev_init();
+	if (ret)
+		goto out_hook;
 	uwk_dir = debugfs_create_dir("uwind", NULL);
 	debugfs_create_bool("enable", 0644, uwk_dir, &uwk_enable);
 	debugfs_create_file("stats", 0444, uwk_dir, uwk_stats_show,
@@ -273,8 +283,16 @@ static int __init uwk_init(void)
 	pr_info("user callchains from SFrame tables: on\n");
 	return 0;
 
+out_hook:
+	uwk_defer_exit();
+	uwk_hook_exit();
 out_events:
 	uwk_events_exit();
+out_req:
+	uwk_req_stop();
+	uwk_registry_exit();
+	uwk_req_exit();
+	return ret;
 out_registry:
 	uwk_registry_exit();
 	return ret;
@@ -283,10 +301,13 @@ out_registry:
 static void __exit uwk_exit(void)
 {
 	debugfs_remove_recursive(uwk_dir);
+	uwk_dev_exit();
 	uwk_defer_exit();
 	uwk_hook_exit();
 	uwk_events_exit();
+	uwk_req_stop();
 	uwk_registry_exit();
+	uwk_req_exit();
 	pr_info("unloaded\n");
 }
 

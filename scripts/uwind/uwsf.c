@@ -32,10 +32,9 @@ static uint64_t get_le(const uint8_t *p, unsigned int n)
  * CRC-32 as zlib, gzip and the kernel's ~crc32_le(~0, ...) compute it
  * (reflected, polynomial 0xedb88320, inverted in and out).
  */
-uint32_t uwsf_crc32(const uint8_t *p, size_t n)
+uint32_t uwsf_crc32_more(uint32_t crc, const uint8_t *p, size_t n)
 {
 	static uint32_t table[256];
-	uint32_t crc = 0xffffffffu;
 	size_t i;
 
 	if (!table[1]) {
@@ -48,9 +47,15 @@ uint32_t uwsf_crc32(const uint8_t *p, size_t n)
 			table[i] = c;
 		}
 	}
+	crc = ~crc;
 	for (i = 0; i < n; i++)
 		crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
 	return ~crc;
+}
+
+uint32_t uwsf_crc32(const uint8_t *p, size_t n)
+{
+	return uwsf_crc32_more(0, p, n);
 }
 
 /*
@@ -100,7 +105,8 @@ void uwsf_header(const struct sg_result *r, const struct uwsf_check *c,
 	put_le(h + UWSF_OFF_HDR_SIZE, 2, UWSF_HDR_SIZE);
 	put_le(h + UWSF_OFF_MACHINE, 2, r->machine);
 	h[UWSF_OFF_ID_LEN] = (uint8_t)r->build_id_len;
-	h[UWSF_OFF_FLAGS] = r->big_endian ? UWSF_F_BIG_ENDIAN : 0;
+	h[UWSF_OFF_FLAGS] = (r->big_endian ? UWSF_F_BIG_ENDIAN : 0) |
+			    (r->build_id_len ? 0 : UWSF_F_CFI_KEY);
 	put_le(h + UWSF_OFF_VADDR, 8, 0);
 	put_le(h + UWSF_OFF_TEXT_LO, 8, r->text_lo);
 	put_le(h + UWSF_OFF_TEXT_HI, 8, r->text_hi);
@@ -127,6 +133,7 @@ bool uwsf_parse(const uint8_t *h, size_t size, struct uwsf_hdr *d)
 		return false;
 	d->machine = (uint16_t)get_le(h + UWSF_OFF_MACHINE, 2);
 	d->big_endian = h[UWSF_OFF_FLAGS] & UWSF_F_BIG_ENDIAN;
+	d->cfi_key = h[UWSF_OFF_FLAGS] & UWSF_F_CFI_KEY;
 	d->id_len = h[UWSF_OFF_ID_LEN];
 	memcpy(d->build_id, h + UWSF_OFF_BUILD_ID, UWSF_MAX_ID);
 	d->vaddr = get_le(h + UWSF_OFF_VADDR, 8);

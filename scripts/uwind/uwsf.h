@@ -14,9 +14,12 @@
  *   0x08  u16     version     1
  *   0x0a  u16     hdr_size    128: the section starts here (8-aligned)
  *   0x0c  u16     e_machine   EM_X86_64 (62) or EM_AARCH64 (183)
- *   0x0e  u8      id_len      GNU build-id length, 1..64 (0: none, and
- *                             the table must not be used)
- *   0x0f  u8      flags       bit 0: the section is big-endian; others 0
+ *   0x0e  u8      id_len      GNU build-id length, 1..64 (0: none; the
+ *                             table is keyed by its CFI, flag bit 1)
+ *   0x0f  u8      flags       bit 0: the section is big-endian; bit 1:
+ *                             the file has no build-id, and the table is
+ *                             keyed by check_off, check_size, check_crc
+ *                             (with id_len 0); others 0
  *   0x10  u64     sframe_vaddr  the ELF vaddr the section is laid out
  *                             at: its addresses are that plus the
  *                             section's own offsets (uwind writes 0, so
@@ -50,6 +53,7 @@
 #define UWSF_VERSION		1
 #define UWSF_HDR_SIZE		128
 #define UWSF_F_BIG_ENDIAN	0x01
+#define UWSF_F_CFI_KEY		0x02
 #define UWSF_MAX_ID		64
 
 #define UWSF_OFF_VERSION	0x08
@@ -67,7 +71,15 @@
 #define UWSF_OFF_CHECK_CRC	0x3c
 #define UWSF_OFF_BUILD_ID	0x40
 
-/* Where `uwind sframe --install` puts tables and the module looks. */
+/*
+ * Where `uwind sframe --install` and `uwind agent` put tables and the
+ * module looks: by build-id, DIR/XX/REST.uwsf (XX its first byte in hex,
+ * REST the others); a file without one by its CFI key, DIR/cfi/XX/REST.uwsf
+ * with the 16 bytes check_crc, check_size and check_off (each big-endian:
+ * XX is the CRC's top byte) in hex.
+ */
 #define UWSF_DIR		"/var/lib/uwind/build-id"
+#define UWSF_CFI_SUB		"cfi"
+#define UWSF_CFI_DIR		UWSF_DIR "/" UWSF_CFI_SUB
 
 #endif
