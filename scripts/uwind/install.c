@@ -18,7 +18,7 @@
  * /proc/PID/map_files, so the very file mapped, and its vDSO through
  * /proc/PID/mem), --system every ELF program and library of this machine's
  * architecture under the usual directories, and the vDSO.  When the
- * module is loaded, it is told to look again (debugfs uwind/installed),
+ * module is loaded, it is told to look again (/dev/uwind, moddev.c),
  * so processes already running get their tables too.
  *
  * One line a file: "installed NAME PATH", "up-to-date NAME PATH",
@@ -46,8 +46,6 @@
 #include "sframe_gen.h"
 #include "uwind.h"
 #include "uwsf.h"
-
-#define UWK_DEBUGFS_INSTALLED	"/sys/kernel/debug/uwind/installed"
 
 struct inst_ctx {
 	const char *dir;
@@ -208,14 +206,64 @@ void inst_table_path(const char *dir, const uint8_t *id, size_t len,
 	snprintf(path + o, max - o, ".uwsf");
 }
 
-bool inst_table_current(const char *path, uint16_t machine, const uint8_t *id,
-			size_t len, const struct uwsf_check *c, uid_t owner)
+/* DIR/cfi/XX/REST.uwsf for a file without a build-id (uwsf.h). */
+static void inst_cfi_path(const char *dir, const struct uwsf_check *c,
+			  char *path, size_t max, char *sub, size_t submax)
+{
+	int n;
+
+	snprintf(sub, submax, "%s/" UWSF_CFI_SUB "/%02x", dir,
+		 (unsigned int)(c->crc >> 24));
+	n = snprintf(path, max, "%s/%06x%08x%016" PRIx64 ".uwsf", sub,
+		     (unsigned int)(c->crc & 0xffffff), (unsigned int)c->size,
+		     c->off);
+	if (n < 0 || (size_t)n >= max)
+		path[0] = '\0';	/* too long: no table there */
+}
+
+void inst_key_path(const char *dir, struct inst_key *k)
+{
+	if (k->id_len)
+		inst_table_path(dir, k->id, k->id_len, k->path,
+				sizeof(k->path), k->sub, sizeof(k->sub));
+	else
+		inst_cfi_path(dir, &k->chk, k->path, sizeof(k->path), k->sub,
+			      sizeof(k->sub));
+}
+
+int inst_key_of(Elf *elf, const char *dir, struct inst_key *k)
+{
+	GElf_Ehdr eh;
+
+	memset(k, 0, sizeof(*k));
+	if (inst_has_phdr(elf, PT_GNU_SFRAME))
+		return INST_OWN_SFRAME;
+	if (!gelf_getehdr(elf, &eh))
+		return INST_NO_CFI;
+	k->machine = eh.e_machine;
+	k->id_len = cfi_build_id(elf, k->id, sizeof(k->id));
+	if (uwsf_check_range(elf, &k->chk))
+		return k->id_len ? INST_NO_CFI : INST_NO_KEY;
+	inst_key_path(dir, k);
+	return 0;
+}
+
+bool inst_hdr_is(const struct uwsf_hdr *d, const struct inst_key *k)
+{
+	return d->machine == k->machine && d->id_len == k->id_len &&
+	       d->cfi_key == !k->id_len &&
+	       !memcmp(d->build_id, k->id, k->id_len) &&
+	       d->check.off == k->chk.off && d->check.size == k->chk.size &&
+	       d->check.crc == k->chk.crc;
+}
+
+bool inst_key_current(const struct inst_key *k, uid_t owner)
 {
 	uint8_t h[UWSF_HDR_SIZE];
 	struct uwsf_hdr d;
 	struct stat st;
 	bool ok;
-	int fd = open(path, O_RDONLY);
+	int fd = open(k->path, O_RDONLY | O_NOFOLLOW);
 
 	if (fd < 0)
 		return false;
@@ -223,16 +271,13 @@ bool inst_table_current(const char *path, uint16_t machine, const uint8_t *id,
 	     st.st_size >= UWSF_HDR_SIZE &&
 	     st.st_uid == owner && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
 	     pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-	     uwsf_parse(h, (size_t)st.st_size, &d) && d.machine == machine &&
-	     d.id_len == len && !memcmp(d.build_id, id, len) &&
-	     d.check.off == c->off && d.check.size == c->size &&
-	     d.check.crc == c->crc;
+	     uwsf_parse(h, (size_t)st.st_size, &d) && inst_hdr_is(&d, k);
 	close(fd);
 	return ok;
 }
 
 /* mkdir -p path, each directory made 0755 whatever the umask. */
-static int make_dirs(const char *path)
+int inst_make_dirs(const char *path)
 {
 	char buf[PATH_MAX];
 	size_t i, n = strlen(path);
@@ -337,16 +382,23 @@ static void cannot(struct inst_ctx *c, const char *name, const char *why)
  * --system ones by itself.  Best effort: a table without its note is
  * kept only while a file --gc looks at has its build-id.
  */
-static void record_source(const struct inst_ctx *c, const char *table,
-			  const char *name)
+void inst_note_source(const char *table, const char *name)
 {
-	char paths[PATH_MAX], tmp[PATH_MAX + 32], abs[PATH_MAX];
+	char abs[PATH_MAX];
+
+	if (realpath(name, abs))
+		inst_note_path(table, abs);
+}
+
+void inst_note_path(const char *table, const char *abs)
+{
+	char paths[PATH_MAX], tmp[PATH_MAX + 32];
 	char line[PATH_MAX + 2];
 	bool found = false;
 	FILE *in, *out;
 	size_t n;
 
-	if (!c->record || !realpath(name, abs) || strchr(abs, '\n'))
+	if (abs[0] != '/' || strchr(abs, '\n'))
 		return;
 	n = strlen(table);
 	if (n < 5 || n + 2 >= sizeof(paths))
@@ -378,39 +430,40 @@ static void record_source(const struct inst_ctx *c, const char *table,
 		unlink(tmp);
 }
 
+static void record_source(const struct inst_ctx *c, const char *table,
+			  const char *name)
+{
+	if (c->record)
+		inst_note_source(table, name);
+}
+
 /* Install the table of one opened file (name for messages). */
 static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 {
-	char path[PATH_MAX], sub[PATH_MAX], err[160] = "";
-	uint8_t id[UWSF_MAX_ID], hdr[UWSF_HDR_SIZE];
-	struct uwsf_check chk;
+	char err[160] = "";
+	uint8_t hdr[UWSF_HDR_SIZE];
+	struct inst_key k;
 	struct sg_result r;
-	GElf_Ehdr eh;
-	size_t len;
 	int ret;
 
 	if (c->filter && !is_ours(elf, c->machine))
 		return;
-	if (inst_has_phdr(elf, PT_GNU_SFRAME)) {
+	ret = inst_key_of(elf, c->dir, &k);
+	if (ret == INST_OWN_SFRAME) {
 		result(c, "own-sframe", name, NULL, NULL, NULL);
 		c->own++;
 		return;
 	}
-	len = cfi_build_id(elf, id, sizeof(id));
-	if (!len || !gelf_getehdr(elf, &eh)) {
-		cannot(c, name,
-		       "no GNU build-id: a table cannot be keyed to it");
+	if (ret) {
+		cannot(c, name, ret == INST_NO_KEY ?
+		       "no GNU build-id and no CFI section to key a table to" :
+		       "no .eh_frame or .debug_frame");
 		return;
 	}
-	if (uwsf_check_range(elf, &chk)) {
-		cannot(c, name, "no .eh_frame or .debug_frame");
-		return;
-	}
-	inst_table_path(c->dir, id, len, path, sizeof(path), sub, sizeof(sub));
-	if (inst_table_current(path, eh.e_machine, id, len, &chk, geteuid())) {
-		result(c, "up-to-date", name, path, NULL, NULL);
+	if (inst_key_current(&k, geteuid())) {
+		result(c, "up-to-date", name, k.path, NULL, NULL);
 		c->uptodate++;
-		record_source(c, path, name);
+		record_source(c, k.path, name);
 		return;
 	}
 	ret = sg_convert(elf, &r, err, sizeof(err));
@@ -423,15 +476,15 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 			sg_result_free(&r);
 		return;
 	}
-	uwsf_header(&r, &chk, hdr);
-	if (make_dirs(sub) || write_table(path, hdr, &r)) {
+	uwsf_header(&r, &k.chk, hdr);
+	if (inst_make_dirs(k.sub) || write_table(k.path, hdr, &r)) {
 		/* Where it could not write, and why. */
-		result(c, "failed", name, path, strerror(errno), NULL);
+		result(c, "failed", name, k.path, strerror(errno), NULL);
 		c->failed++;
 	} else {
-		result(c, "installed", name, path, NULL, &r);
+		result(c, "installed", name, k.path, NULL, &r);
 		c->installed++;
-		record_source(c, path, name);
+		record_source(c, k.path, name);
 	}
 	sg_result_free(&r);
 }
@@ -578,20 +631,13 @@ static void install_all(struct inst_ctx *c)
 /* Tell a loaded module to look for installed tables again. */
 static void notify_module(void)
 {
-	int fd = open(UWK_DEBUGFS_INSTALLED, O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, "1\n", 2) != 2)
-			fprintf(stderr, "uwind: %s: %s\n",
-				UWK_DEBUGFS_INSTALLED, strerror(errno));
-		close(fd);
+	if (!mod_dev_rescan())
 		return;
-	}
 	if (!access("/sys/module/uwind", F_OK))
 		fprintf(stderr, "uwind: the module is loaded but %s cannot be"
-			" written (%s): processes already running keep their"
+			" used (%s): processes already running keep their"
 			" tables until they map or unmap a file\n",
-			UWK_DEBUGFS_INSTALLED, strerror(errno));
+			mod_dev_path(), strerror(errno));
 }
 
 /* The e_machine of this program (what --pid and --system install for). */
@@ -621,7 +667,7 @@ int inst_lock(const char *dir)
 	char path[PATH_MAX];
 	int fd;
 
-	if (make_dirs(dir))
+	if (inst_make_dirs(dir))
 		return -1;
 	snprintf(path, sizeof(path), "%s/.lock", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -73,6 +73,13 @@ static const struct tool_cmd cmds[] = {
 	{ "status", cmd_status, true,
 	  "the kernel module, and where each process's frames come from",
 	  "uwind status [-p PID] [--dir DIR] [--json]\n" },
+	{ "agent", cmd_agent, false,
+	  "make the tables the kernel module asks for, as they are needed",
+	  "uwind agent [--dir DIR] [--workers N] [--time-limit S]"
+	  " [--mem-limit MB]\n"
+	  "            [--cfi-max MB] [--table-max MB] [--user-cpu S]"
+	  " [--window S]\n"
+	  "            [--user-store MB] [--store-max MB] [-v]\n" },
 	{ "convert", cmd_convert, false, "unwind tables in other formats",
 	  "uwind convert --breakpad ELF|MACHO [--arch NAME]\n"
 	  "uwind convert --chrome SYM -o TABLE [--text ADDR] [-v]\n" },

@@ -6,7 +6,9 @@
  * its file's build-id and the new file has another.
  *
  * A table DIR/XX/REST.uwsf is kept when an ELF file with that build-id
- * is found among, in this order (the search ends once every table has
+ * is found, and a table of a file without one, DIR/cfi/XX/REST.uwsf (the
+ * CRC, size and place of its CFI), when a file without a build-id has
+ * that CFI; among, in this order (the search ends once every table has
  * its file):
  *   1. the files it was installed from, named or found by --pid (its
  *      REST.paths note), so that a program's table in a home directory
@@ -45,7 +47,8 @@
 #include "uwind.h"
 
 struct gc_table {
-	char *path;		/* DIR/XX/REST.uwsf */
+	char *path;		/* DIR/XX/REST.uwsf, DIR/cfi/XX/REST.uwsf */
+	bool cfi;		/* id: the CFI's key, not a build-id */
 	uint8_t id[UWSF_MAX_ID];
 	size_t id_len;
 	char *file;		/* a file with its build-id: kept */
@@ -85,6 +88,8 @@ static int table_cmp(const void *a, const void *b)
 {
 	const struct gc_table *x = a, *y = b;
 
+	if (x->cfi != y->cfi)
+		return x->cfi ? 1 : -1;
 	return id_cmp(x->id, x->id_len, y->id, y->id_len);
 }
 
@@ -123,10 +128,11 @@ static void remove_file(struct gc_ctx *c, const char *path)
 }
 
 /*
- * One XX directory: its tables into c; notes without a table, and
- * temporary files over a day old, removed.
+ * One XX directory: its tables into c (cfi: under DIR/cfi); notes without
+ * a table, and temporary files over a day old, removed.
  */
-static int read_subdir(struct gc_ctx *c, const char *dir, const char *xx)
+static int read_subdir(struct gc_ctx *c, const char *dir, const char *xx,
+		       bool cfi)
 {
 	char sub[PATH_MAX], path[PATH_MAX], *hex;
 	struct gc_table *t;
@@ -174,6 +180,7 @@ static int read_subdir(struct gc_ctx *c, const char *dir, const char *xx)
 		snprintf(hex, 2 + n, "%s%.*s", xx, (int)(n - 5), name);
 		if (unhex(hex, strlen(hex), t->id, sizeof(t->id))) {
 			t->id_len = strlen(hex) / 2;
+			t->cfi = cfi;
 			t->path = strdup(path);
 			if (t->path)
 				c->n++;
@@ -184,8 +191,8 @@ static int read_subdir(struct gc_ctx *c, const char *dir, const char *xx)
 	return 0;
 }
 
-/* Every table of dir into c, sorted by build-id; -1 if dir is unreadable. */
-static int read_tables(struct gc_ctx *c, const char *dir)
+/* The XX directories of dir into c; -1 if dir is unreadable. */
+static int read_xx(struct gc_ctx *c, const char *dir, bool cfi)
 {
 	uint8_t b;
 	struct dirent *de;
@@ -198,26 +205,65 @@ static int read_tables(struct gc_ctx *c, const char *dir)
 	}
 	while ((de = readdir(d)))
 		if (strlen(de->d_name) == 2 && unhex(de->d_name, 2, &b, 1))
-			ret |= read_subdir(c, dir, de->d_name);
+			ret |= read_subdir(c, dir, de->d_name, cfi);
 	closedir(d);
+	return ret;
+}
+
+/*
+ * Every table of dir (and of dir/cfi, when there) into c, sorted by key;
+ * -1 if dir is unreadable.
+ */
+static int read_tables(struct gc_ctx *c, const char *dir)
+{
+	char cfi[PATH_MAX];
+	struct stat st;
+	int ret = read_xx(c, dir, false);
+
+	if (pathf(cfi, "%s/" UWSF_CFI_SUB, dir) && !lstat(cfi, &st) &&
+	    S_ISDIR(st.st_mode))
+		ret |= read_xx(c, cfi, true);
 	qsort(c->t, c->n, sizeof(*c->t), table_cmp);
 	c->left = c->n;
 	return ret;
 }
 
-/* A build-id found in the file at name: its table, if any, is kept. */
+/*
+ * A build-id (cfi: a CFI key) found in the file at name: its table, if
+ * any, is kept.
+ */
 static void found_id(struct gc_ctx *c, const uint8_t *id, size_t len,
-		     const char *name)
+		     bool cfi, const char *name)
 {
 	struct gc_table key, *t;
 
 	memcpy(key.id, id, len);
 	key.id_len = len;
+	key.cfi = cfi;
 	t = bsearch(&key, c->t, c->n, sizeof(*c->t), table_cmp);
 	if (t && !t->file) {
 		t->file = strdup(name);
 		c->left--;
 	}
+}
+
+/*
+ * The CFI key of elf, a file without a build-id (name for the record):
+ * the table named by it (install.c's inst_cfi_path()) is kept.  Its CRC
+ * is computed only when such tables are there.
+ */
+static void found_cfi(struct gc_ctx *c, Elf *elf, const char *name)
+{
+	struct uwsf_check k;
+	uint8_t id[16];
+	char hex[40];
+
+	if (!c->n || !c->t[c->n - 1].cfi || uwsf_check_range(elf, &k))
+		return;
+	snprintf(hex, sizeof(hex), "%08x%08x%016" PRIx64, (unsigned int)k.crc,
+		 (unsigned int)k.size, k.off);
+	if (unhex(hex, 32, id, sizeof(id)))
+		found_id(c, id, sizeof(id), true, name);
 }
 
 /*
@@ -246,7 +292,9 @@ static void look_at(struct gc_ctx *c, const char *open_path, const char *name,
 	if (elf && elf_kind(elf) == ELF_K_ELF) {
 		len = cfi_build_id(elf, id, sizeof(id));
 		if (len)
-			found_id(c, id, len, name);
+			found_id(c, id, len, false, name);
+		else
+			found_cfi(c, elf, name);
 	}
 	if (elf)
 		elf_end(elf);
@@ -307,7 +355,9 @@ static void look_at_processes(struct gc_ctx *c)
 	if (!inst_open("[vdso]", 0, true, &s)) {
 		len = cfi_build_id(s.elf, id, sizeof(id));
 		if (len)
-			found_id(c, id, len, "[vdso]");
+			found_id(c, id, len, false, "[vdso]");
+		else
+			found_cfi(c, s.elf, "[vdso]");
 		inst_close(&s);
 	}
 	d = opendir("/proc");
@@ -371,8 +421,8 @@ static void sweep(struct gc_ctx *c, bool verbose)
 	}
 }
 
-/* The XX directories left empty (rmdir refuses the others). */
-static void remove_empty(const char *dir)
+/* The XX directories of dir left empty (rmdir refuses the others). */
+static void remove_empty_xx(const char *dir)
 {
 	char sub[PATH_MAX];
 	struct dirent *de;
@@ -387,6 +437,16 @@ static void remove_empty(const char *dir)
 	}
 	if (d)
 		closedir(d);
+}
+
+/* Those of dir and of dir/cfi (which stays). */
+static void remove_empty(const char *dir)
+{
+	char cfi[PATH_MAX];
+
+	remove_empty_xx(dir);
+	if (pathf(cfi, "%s/" UWSF_CFI_SUB, dir))
+		remove_empty_xx(cfi);
 }
 
 int cmd_gc(const struct inst_opts *o)

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * uwind status [-p PID] [--dir DIR] [--json]: whether the kernel module
- * is loaded and what it has done (sysfs /sys/module/uwind, debugfs
- * /sys/kernel/debug/uwind: kernel/uwind_main.c), and for every process
- * (or PID) each executable mapping and where the module takes its
- * frames from: the file's own SFrame, an installed table, EHABI (32-bit
- * ARM on arm64), or frame pointers only, with why.
+ * is loaded and what it has done (sysfs /sys/module/uwind, and the status
+ * text of its device /dev/uwind: kernel/dev.c; never debugfs, which a
+ * kernel locked down refuses), whether the agent runs, and for every
+ * process (or PID) each executable mapping and where the module takes
+ * its frames from: the file's own SFrame, an installed table, EHABI
+ * (32-bit ARM on arm64), or frame pointers only, with why, and whether a
+ * table for it is pending (asked of the agent, being converted) or
+ * cannot be made.
  *
- * The module's own answer (debugfs "tables", the state of each mapping
- * at its last scan of the process) when it is loaded and lists the
+ * The module's own answer (its "[tables]", the state of each mapping at
+ * its last scan of the process, and what became of the request for its
+ * file) when it is loaded and lists the
  * mapping; otherwise what the files say, by the module's rules: a
  * PT_GNU_SFRAME segment, else a table for the file's build-id in DIR
  * (/var/lib/uwind/build-id) that root owns, nobody else may write, and
@@ -16,9 +20,9 @@
  * Then a summary, with the files that could have a table and have none.
  *
  * UWIND_SYSFS_ROOT, for tests: a directory read in place of / for /sys
- * (sysfs, debugfs, efivars) and /lib/modules, so that a made-up module
- * state can be read on a machine without the module.  /proc is always
- * the machine's.
+ * (sysfs, efivars), /dev/uwind (a text file there) and /lib/modules, so
+ * that a made-up module state can be read on a machine without the
+ * module.  /proc is always the machine's.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -39,9 +43,10 @@
 #include "json.h"
 #include "uwind.h"
 #include "uwsf.h"
+#include "../../kernel/uwind_uapi.h"
 
 #define MOD_SYS		"/sys/module/uwind"
-#define MOD_DEBUGFS	"/sys/kernel/debug/uwind"
+#define MOD_DEV		"/dev/" UWIND_DEV_NAME
 #define EFI_SECUREBOOT	"/sys/firmware/efi/efivars/" \
 			"SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 #define DKMS_MOK_KEY	"/var/lib/dkms/mok.key"
@@ -72,14 +77,15 @@ struct file_info {
 	bool listed;		/* in the summary's list already */
 };
 
-/* One mapping of debugfs "tables". */
+/* One mapping of the module's "[tables]". */
 struct mod_map {
 	int pid;
 	uint64_t start, end;
 	char *state;
+	char *request;		/* what became of its file's request, or NULL */
 };
 
-/* One process of debugfs "tables". */
+/* One process of the module's "[tables]". */
 struct mod_proc {
 	int pid;
 	bool stale;
@@ -90,8 +96,9 @@ struct status {
 	const char *dir;	/* the installed tables */
 	uid_t owner;		/* the owner a table must have */
 	struct utsname uts;
-	bool loaded, debugfs;
-	char *tables, *stats;	/* debugfs files, or NULL */
+	bool loaded, device;
+	char *text;		/* the device's status text, or NULL */
+	char *tables, *stats;	/* its sections, or NULL */
 	struct mod_map *maps;
 	size_t nmaps;
 	struct mod_proc *procs;
@@ -160,11 +167,52 @@ static char *read_line(const char *path)
 
 /* ---- the module ---- */
 
+/* The states a mapping's table can be in (kernel/files.c). */
+static bool is_state(const char *w, size_t n)
+{
+	static const char *const states[] = {
+		"none", "sframe", "rejected", "over-max_total_mb",
+		"over-max_user_pct", "installed", "ehabi",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (strlen(states[i]) == n && !strncmp(w, states[i], n))
+			return true;
+	return false;
+}
+
+/* The words after a state that say what became of a request (requests.c). */
+static bool is_request(const char *w)
+{
+	return !strcmp(w, "requested") || !strcmp(w, "converting") ||
+	       !strcmp(w, "installed") || !strcmp(w, "unrequested") ||
+	       !strncmp(w, "failed:", 7);
+}
+
 /*
- * debugfs "tables": "pid PID COMM[ stale]", then a line a mapping,
- * "  START-END NAME STATE" (kernel/registry.c); NAME may hold spaces,
- * STATE does not.
+ * The module's "[tables]": "pid PID COMM[ stale]", then a line a mapping,
+ * "  START-END NAME STATE[ REQUEST]" (kernel/registry.c); NAME may hold
+ * spaces, STATE and REQUEST do not, and REQUEST follows only a state.
  */
+static void parse_map(struct mod_map *m, char *line)
+{
+	char *sp = strrchr(line, ' '), *prev;
+
+	m->request = NULL;
+	m->state = sp + 1;
+	if (!is_request(m->state))
+		return;
+	*sp = '\0';
+	prev = strrchr(line, ' ');
+	if (prev && is_state(prev + 1, strlen(prev + 1))) {
+		m->request = sp + 1;
+		m->state = prev + 1;
+	} else {
+		*sp = ' ';
+	}
+}
+
 static void parse_tables(struct status *s)
 {
 	char *line, *save = NULL, *sp;
@@ -185,9 +233,8 @@ static void parse_tables(struct status *s)
 				!strcmp(sp - 6, " stale");
 			continue;
 		}
-		if (strncmp(line, "  ", 2) || !pid)
+		if (strncmp(line, "  ", 2) || !pid || !strchr(line + 2, ' '))
 			continue;
-		sp = strrchr(line, ' ');
 		p = realloc(s->maps, (s->nmaps + 1) * sizeof(*s->maps));
 		if (!p)
 			return;
@@ -196,7 +243,7 @@ static void parse_tables(struct status *s)
 			   &s->maps[s->nmaps].end) != 2)
 			continue;
 		s->maps[s->nmaps].pid = pid;
-		s->maps[s->nmaps++].state = sp + 1;
+		parse_map(&s->maps[s->nmaps++], line);
 	}
 }
 
@@ -442,6 +489,40 @@ static void show_stats_text(const char *st)
 	       stat_of(st, "installed_refused"), stat_of(st, "bytes_held"));
 }
 
+/*
+ * Whether the agent runs, and what became of the requests for tables
+ * (kernel/requests.c's counters).
+ */
+static void show_agent(const char *st)
+{
+	static const char *const keys[] = {
+		"agent", "requests_pending", "requests_waiting",
+		"requests_installed", "requests_failed", "requests_refused",
+		"requests_dropped", "requests_gone",
+	};
+	size_t i;
+
+	if (stat_of(st, "agent") < 0)
+		return;
+	if (json_wanted) {
+		json_begin("agent");
+		json_bool("running", stat_of(st, "agent") > 0);
+		for (i = 1; i < sizeof(keys) / sizeof(keys[0]); i++)
+			json_int(keys[i] + 9, stat_of(st, keys[i]));
+		json_end();
+		return;
+	}
+	printf("agent: %s; tables asked for: %lld pending (%lld not yet"
+	       " with the agent), %lld installed, %lld failed (%lld of them"
+	       " refused), %lld dropped for want of room, %lld for processes"
+	       " gone\n", stat_of(st, "agent") > 0 ? "running" :
+	       "not running (the module's requests wait for `uwind agent`)",
+	       stat_of(st, "requests_pending"), stat_of(st, "requests_waiting"),
+	       stat_of(st, "requests_installed"), stat_of(st, "requests_failed"),
+	       stat_of(st, "requests_refused"), stat_of(st, "requests_dropped"),
+	       stat_of(st, "requests_gone"));
+}
+
 /* Why the module is not loaded, and what to do. */
 static void show_not_loaded(const struct status *s, const char *ko, int sb)
 {
@@ -470,18 +551,25 @@ static void show_module(struct status *s)
 {
 	char *version, *srcversion, *taint, *breaks = NULL, *hooks = NULL;
 	char *ko = NULL;
-	int sb = secure_boot(s);
+	int sb = secure_boot(s), dev_errno = 0;
 
 	s->loaded = !access(rooted(s, MOD_SYS), F_OK);
 	version = read_line(rooted(s, MOD_SYS "/version"));
 	srcversion = read_line(rooted(s, MOD_SYS "/srcversion"));
 	taint = read_line(rooted(s, MOD_SYS "/taint"));
 	if (s->loaded) {
-		s->stats = read_text(rooted(s, MOD_DEBUGFS "/stats"));
-		s->tables = read_text(rooted(s, MOD_DEBUGFS "/tables"));
-		breaks = read_text(rooted(s, MOD_DEBUGFS "/breaks"));
-		hooks = read_text(rooted(s, MOD_DEBUGFS "/hooks"));
-		s->debugfs = s->stats && s->tables;
+		size_t len;
+
+		s->text = mod_dev_status(*s->root ? rooted(s, MOD_DEV) : NULL,
+					 &len);
+		dev_errno = errno;
+		if (s->text) {
+			s->stats = mod_dev_section(s->text, "stats");
+			s->tables = mod_dev_section(s->text, "tables");
+			breaks = mod_dev_section(s->text, "breaks");
+			hooks = mod_dev_section(s->text, "hooks");
+		}
+		s->device = s->stats && s->tables;
 		if (s->tables)
 			parse_tables(s);
 	} else {
@@ -499,10 +587,11 @@ static void show_module(struct status *s)
 			json_str("secure_boot", NULL);
 		else
 			json_bool("secure_boot", sb);
-		json_bool("debugfs", s->debugfs);
+		json_bool("device", s->device);
 		if (s->loaded) {
 			show_parameters(s);
 			json_counts("stats", s->stats);
+			show_agent(s->stats);
 			show_breaks(breaks);
 			show_hooks(hooks);
 		}
@@ -515,17 +604,18 @@ static void show_module(struct status *s)
 		       taint && *taint ? ", taint " : "",
 		       taint && *taint ? taint : "", s->uts.release);
 		show_parameters(s);
-		if (s->stats)
+		if (s->stats) {
 			show_stats_text(s->stats);
+			show_agent(s->stats);
+		}
 		show_breaks(breaks);
 		show_hooks(hooks);
-		if (!s->debugfs)
-			printf("debugfs %s cannot be read (%s): the counters"
-			       " and the module's tables need root and a"
-			       " mounted debugfs (mount -t debugfs none"
-			       " /sys/kernel/debug); the processes below are"
-			       " judged from their files\n", MOD_DEBUGFS,
-			       geteuid() ? "not root" : "not mounted");
+		if (!s->device)
+			printf("%s cannot be read (%s): the counters and the"
+			       " module's tables need root; the processes"
+			       " below are judged from their files\n", MOD_DEV,
+			       dev_errno == EACCES || dev_errno == EPERM ?
+			       "not root" : strerror(dev_errno));
 	} else {
 		printf("module: not loaded, kernel %s\n", s->uts.release);
 		show_not_loaded(s, ko, sb);
@@ -570,12 +660,9 @@ static struct file_info *new_file(struct status *s, dev_t dev, ino_t ino,
 /* Judge one ELF file by the module's rules into f. */
 static void judge(const struct status *s, Elf *elf, struct file_info *f)
 {
-	char path[PATH_MAX], sub[PATH_MAX];
-	uint8_t id[UWSF_MAX_ID];
-	struct uwsf_check chk;
+	struct inst_key k;
 	struct stat st;
 	GElf_Ehdr eh;
-	size_t len;
 
 	if (!gelf_getehdr(elf, &eh)) {
 		f->reason = "not an ELF file";
@@ -597,23 +684,21 @@ static void judge(const struct status *s, Elf *elf, struct file_info *f)
 		f->reason = "32-bit: the kernel's own walker";
 		return;
 	}
-	len = cfi_build_id(elf, id, sizeof(id));
-	if (!len) {
-		f->reason = "no GNU build-id";
+	switch (inst_key_of(elf, s->dir, &k)) {
+	case INST_NO_KEY:
+		f->reason = "no GNU build-id and no CFI section";
 		return;
-	}
-	if (uwsf_check_range(elf, &chk)) {
+	case INST_NO_CFI:
 		f->reason = "no DWARF CFI";
 		return;
 	}
 	f->installable = true;
-	inst_table_path(s->dir, id, len, path, sizeof(path), sub, sizeof(sub));
-	f->table = strdup(path);
-	if (inst_table_current(path, eh.e_machine, id, len, &chk, s->owner)) {
+	f->table = strdup(k.path);
+	if (inst_key_current(&k, s->owner)) {
 		f->src = SRC_INSTALLED;
 		return;
 	}
-	f->reason = stat(path, &st) ? "no table" :
+	f->reason = stat(k.path, &st) ? "no table" :
 		    "stale table (another file's, or not root's)";
 }
 
@@ -696,13 +781,58 @@ static enum source state_source(const char *state, const char **reason)
 	return SRC_FP;
 }
 
+/*
+ * What a mapping without a table (coverage: what the files say) is, given
+ * what became of its file's request (NULL: none asked, the module does
+ * not ask for such a file); *reason says it in words.
+ */
+static const char *request_coverage(const char *req, const char *coverage,
+				    const char **reason)
+{
+	static const struct {
+		const char *req, *coverage, *reason;
+	} says[] = {
+		{ "requested", "pending", "pending: asked of the agent" },
+		{ "converting", "pending", "pending: the agent is making it" },
+		{ "installed", "pending",
+		  "pending: made, used from the process's next sample" },
+		{ "unrequested", "uncovered",
+		  "no table, not asked for (no room in the module's queue yet)" },
+		{ "failed:no-cfi", "not-coverable", "no DWARF CFI" },
+		{ "failed:no-identity", "not-coverable",
+		  "no GNU build-id and no CFI section" },
+		{ "failed:too-big", "not-coverable",
+		  "over the agent's size limit" },
+		{ "failed:conversion", "not-coverable",
+		  "the conversion failed" },
+		{ "failed:timeout", "not-coverable",
+		  "the conversion took longer than its limit" },
+		{ "failed:user-budget", "uncovered",
+		  "its user's conversion budget is spent for now" },
+		{ "failed:store-full", "uncovered", "the table store is full" },
+		{ "failed:refused", "not-coverable",
+		  "the table made was refused (the file changed meanwhile)" },
+	};
+	size_t i;
+
+	if (!req)
+		return coverage;
+	for (i = 0; i < sizeof(says) / sizeof(says[0]); i++) {
+		if (!strcmp(req, says[i].req)) {
+			*reason = says[i].reason;
+			return says[i].coverage;
+		}
+	}
+	return coverage;
+}
+
 static int show_map(const struct tool_map *m, void *arg)
 {
 	struct proc_ctx *p = arg;
 	struct status *s = p->s;
 	const struct mod_map *mm;
 	struct file_info *f = NULL;
-	const char *path = m->path, *reason = NULL, *from = "files";
+	const char *path = m->path, *reason = NULL, *from = "files", *cover;
 	char link[96], *name = NULL;
 	bool anon = false;
 	enum source src = SRC_FP;
@@ -730,6 +860,8 @@ static int show_map(const struct tool_map *m, void *arg)
 		reason = f->reason;
 	}
 	mm = p->mp ? mod_map(s, p->pid, m->start) : NULL;
+	cover = src != SRC_FP ? "covered" :
+		anon || (f && !f->installable) ? "not-coverable" : "uncovered";
 	if (mm) {
 		const char *why = reason;
 
@@ -739,6 +871,8 @@ static int show_map(const struct tool_map *m, void *arg)
 		if (src == SRC_FP && !strcmp(mm->state, "none"))
 			reason = (f && f->src == SRC_FP && why) || anon ? why :
 				 "no table";
+		cover = src != SRC_FP ? "covered" :
+			request_coverage(mm->request, cover, &reason);
 	}
 	/*
 	 * Worth an install: no table the module would take, by the files
@@ -763,6 +897,8 @@ static int show_map(const struct tool_map *m, void *arg)
 		json_str("reason", src == SRC_FP ? reason : NULL);
 		json_str("table", f ? f->table : NULL);
 		json_str("from", from);
+		json_str("state", cover);
+		json_str("request", mm ? mm->request : NULL);
 		json_end();
 	} else {
 		printf("  %-9s %s%s%s%s\n", src_names[src],
@@ -830,7 +966,7 @@ static int show_proc(struct status *s, int pid)
 	exe[n > 0 ? n : 0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	readable = !access(path, R_OK);
-	p.mp = s->debugfs ? mod_proc(s, pid) : NULL;
+	p.mp = s->device ? mod_proc(s, pid) : NULL;
 	s->nproc++;
 	if (json_wanted) {
 		json_begin(NULL);
@@ -997,5 +1133,6 @@ int cmd_status(int argc, char **argv)
 	free(s.procs);
 	free(s.tables);
 	free(s.stats);
+	free(s.text);
 	return ret;
 }

@@ -81,6 +81,7 @@ int tool_load_uwsf(const char *path, const uint8_t *img, size_t size,
 		   uint64_t bias, struct tool_table *t);
 /* The module and each process's coverage (status.c). */
 int cmd_status(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 /* The core's whole-table checks (verify.c). */
 int cmd_verify(int argc, char **argv);
 
@@ -107,6 +108,19 @@ int tool_each_map_quiet(int pid,
 			int (*fn)(const struct tool_map *m, void *ctx),
 			void *ctx);
 
+/*
+ * The module's device (moddev.c): its path (UWIND_DEVICE overrides it,
+ * for tests); opened; its status text whole (from path, NULL: the
+ * device), malloc'ed (NULL, errno, when it cannot be read); one "[NAME]"
+ * section of that text, malloc'ed (NULL if absent); tables were
+ * installed, look again: 0, or -1 (errno).
+ */
+const char *mod_dev_path(void);
+int mod_dev_open(int flags);
+char *mod_dev_status(const char *path, size_t *len);
+char *mod_dev_section(const char *text, const char *name);
+int mod_dev_rescan(void);
+
 /* The table file (uwsf.h, uwsf.c). */
 struct sg_result;
 
@@ -120,6 +134,7 @@ struct uwsf_check {
 struct uwsf_hdr {
 	uint16_t machine;
 	bool big_endian;
+	bool cfi_key;		/* no build-id: keyed by check */
 	uint8_t id_len;
 	uint8_t build_id[UWSF_MAX_ID];
 	uint64_t vaddr;
@@ -128,6 +143,8 @@ struct uwsf_hdr {
 };
 
 uint32_t uwsf_crc32(const uint8_t *p, size_t n);
+/* The CRC of n more bytes after those whose CRC is crc (0 to start). */
+uint32_t uwsf_crc32_more(uint32_t crc, const uint8_t *p, size_t n);
 int uwsf_check_range(Elf *elf, struct uwsf_check *c);
 void uwsf_header(const struct sg_result *r, const struct uwsf_check *c,
 		 uint8_t *h);
