@@ -12,8 +12,10 @@
 #   uwind_VERSION_ARCH.deb       the tool (built here, for this machine's
 #                                architecture, with the distribution's
 #                                hardening flags), its man page,
-#                                uwind.service, /etc/uwind.conf, and the
-#                                dpkg trigger that keeps tables fresh
+#                                uwind.service (the module and the
+#                                agent), uwind-tables.service,
+#                                /etc/uwind.conf, and the dpkg trigger
+#                                that keeps tables fresh
 #
 # VERSION is version.sh's (UWIND_PKG_VERSION overrides it).  The tool's
 # Depends come from dpkg-shlibdeps (dpkg-dev), or without it from the
@@ -163,7 +165,9 @@ strip --remove-section=.comment --remove-section=.note "$r/usr/bin/uwind"
 # The man page names the packaged release.
 sed "1,/^\.TH /s/^\(\.TH UWIND 1 \"[^\"]*\" \)\"uwind [^\"]*\"/\1\"uwind $version\"/" \
 	"$top/scripts/uwind/uwind.1" | gzip -9n > "$r/usr/share/man/man1/uwind.1.gz"
-install -m 644 "$pkg/uwind.service" "$r/usr/lib/systemd/system/uwind.service"
+for u in uwind.service uwind-tables.service; do
+	install -m 644 "$pkg/$u" "$r/usr/lib/systemd/system/$u"
+done
 install -m 644 "$pkg/uwind.conf" "$r/etc/uwind.conf"
 doc "$r" uwind
 script "$r" postinst "$pkg/uwind.postinst"
@@ -228,8 +232,10 @@ Description: stack unwinder: backtraces, and unwind tables for perf
  checks tables.
  .
  With uwind-dkms, uwind.service loads the module with the parameters of
- /etc/uwind.conf and installs tables for the system's programs and
- libraries; a dpkg trigger keeps them fresh after each package
- installation.
+ /etc/uwind.conf and runs uwind agent, which makes the table of each
+ program or library the module meets without one (any process, containers
+ included) when it is first sampled; tables made ahead of time for the
+ whole system are an option of /etc/uwind.conf, and a dpkg trigger
+ removes those no file has any more after each package installation.
 EOF
 finish "$r"
