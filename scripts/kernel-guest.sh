@@ -85,9 +85,11 @@ for f in "$kt"/leaf-fp "$kt"/leaf-sf "$kt"/chain "$kt"/chain-dl \
     "$kt"/sframe-grow "$kt"/uwspawn "$kt"/fpjunk "$kt"/memloop \
     "$kt"/kvmspin "$kt"/leaf-sys "$kt"/leaf-st "$kt"/leaf-st.syms \
     "$kt"/bpfstack "$kt"/deep-sf "$kt"/deep-fp "$kt"/bad-* "$kt"/hot-* \
-    "$kt"/hot.ret; do
+    "$kt"/hot.ret "$kt"/uwgen; do
 	[ -f "$f" ] || continue
-	case $f in *.tmp) continue ;; esac
+	# hot-ct: the agent's container program, whose loader and libraries
+	# are in its own archive (selftests/kernel/kernel.sh).
+	case $f in *.tmp | */hot-ct) continue ;; esac
 	set -- "$@" "$f:/root/${f##*/}"
 	for lib in $(libs_of "$f"); do
 		set -- "$@" "$lib:$lib"
@@ -112,6 +114,7 @@ printf '%d\n' "0x${sz:-0}" > "$kdir/$name.sframe-size"
 set -- "$@" "$kdir/$name.sframe-size:/root/leaf-sf.sframe-size"
 set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh" \
 	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
+	"$top/selftests/kernel/guest-agent.sh:/root/guest-agent.sh" \
 	"$top/selftests/kernel/inst-chains.awk:/root/inst-chains.awk"
 # KVM, for the test of samples taken while a guest runs (kvmspin): the
 # kernel's own modules, to load in the guest (/root/kmod).

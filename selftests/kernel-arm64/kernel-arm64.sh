@@ -238,6 +238,7 @@ log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n "$name" \
 	"$ko:/root/uwind.ko" "$a64/lib:/root/lib" "$ka/lib32:/root/lib32" \
 	"$top/selftests/kernel/guest-tests.sh:/root/kernel-guest-tests.sh" \
 	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
+	"$top/selftests/kernel/guest-agent.sh:/root/guest-agent.sh" \
 	"$inst:/root/inst" \
 	"$@")
 rc=$?

@@ -186,15 +186,36 @@ $(KT_OUT)/bpfstack: selftests/kernel/bpfstack.c
 # them (no frame pointers, no SFrame), hot in libc (hot.c) and libstdc++
 # (hotxx.cc); hot-chg2 is another build of hot-chg, hot-chg3 other code
 # (another frame in hot_c()) under hot-chg's very build-id.
-KT_HOT_C := qsort mem malloc write vdso
+KT_HOT_C := qsort mem malloc write vdso plug
 KT_HOT_XX := sort oss umap
 KT_HOT := $(KT_HOT_C:%=$(KT_OUT)/hot-%) $(KT_HOT_XX:%=$(KT_OUT)/hot-%) \
-	$(KT_OUT)/hot-chg $(KT_OUT)/hot-chg2 $(KT_OUT)/hot-chg3
+	$(KT_OUT)/hot-chg $(KT_OUT)/hot-chg2 $(KT_OUT)/hot-chg3 \
+	$(KT_LIB)/libuwplug.so
 KT_UP = $(shell echo $(1) | tr a-z A-Z)
 
 $(KT_HOT_C:%=$(KT_OUT)/hot-%): $(KT_OUT)/hot-%: selftests/kernel/hot.c
 	@mkdir -p $(dir $@)
 	$(KT_CC) $(KT_WARN) -DHOT_$(call KT_UP,$*) -o $@ $<
+
+# hot-plug's plugin, built as stock as the programs.
+$(KT_LIB)/libuwplug.so: selftests/kernel/uwplug.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -fPIC -shared -o $@ $<
+
+# The agent's tests (guest-agent.sh): files made in the guest (uwgen.c),
+# and hot-qsort for a container of another Debian release, whose loader
+# and C library it finds under /ctr (kernel.sh brings them).  hot-ct is
+# built here only, with the oldest C library of the matrix, so that it
+# runs with any release's.
+$(KT_OUT)/uwgen: selftests/kernel/uwgen.c
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -o $@ $<
+
+KT_CT := $(KT_OUT)/hot-ct
+$(KT_CT): selftests/kernel/hot.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KT_CC) $(KT_WARN) -DHOT_QSORT -o $@ $< \
+		-Wl,--dynamic-linker=/ctr/ld-linux-x86-64.so.2 -Wl,-rpath,/ctr
 
 $(KT_HOT_XX:%=$(KT_OUT)/hot-%): $(KT_OUT)/hot-%: selftests/kernel/hotxx.cc
 	@mkdir -p $(dir $@)
@@ -220,7 +241,7 @@ $(KT_OUT)/hot.ret: selftests/kernel/retaddrs.sh $(KT_HOT)
 	k=$$(O=$(O) sh scripts/extract-vmlinux.sh $(if $(KT_VMLINUZ),$(KT_VMLINUZ) $(KT_OUT)/vmlinux)) && \
 	sh selftests/kernel/retaddrs.sh -k "$$k" $(KT_HOT) > $@.tmp && mv $@.tmp $@
 
-KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
+KT_PROGS := $(KT_HOT) $(KT_OUT)/hot.ret $(KT_OUT)/uwgen $(KT_OUT)/leaf-sys $(KT_OUT)/leaf-st $(KT_OUT)/leaf-st.syms \
 	$(KT_OUT)/bpfstack $(KT_OUT)/fpjunk $(KT_OUT)/memloop $(KT_OUT)/kvmspin \
 	$(KT_OUT)/deep-sf $(KT_OUT)/deep-fp \
 	$(KT_OUT)/sframe-grow $(KT_OUT)/uwspawn $(KT_OUT)/leaf-fp $(KT_OUT)/leaf-sf $(KT_OUT)/chain \
@@ -246,16 +267,16 @@ kernel-progs: $(KT_PROGS)
 
 KT_TEST := sh selftests/kernel/kernel.sh $(O)
 
-kernel-tests: $(KMOD) $(KT_PROGS)
+kernel-tests: $(KMOD) $(KT_PROGS) $(KT_CT)
 	@sh scripts/run-tests.sh "$(KT_TEST)"
 
 # make check runs the whole kernel matrix (matrix.sh): Debian 12's kernels
 # with the programs built here, the other releases' with their own.
 KT_MATRIX := sh selftests/kernel/matrix.sh $(O)
 
-kernel-matrix: $(KMOD) $(KT_PROGS) $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
+kernel-matrix: $(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
 	@sh scripts/run-tests.sh "$(KT_MATRIX)"
 
-$(call uw_test,$(KT_MATRIX),,$(KMOD) $(KT_PROGS) $(KMOD_ARM64) $(KA_PROGS) $(TOOL))
+$(call uw_test,$(KT_MATRIX),,$(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(TOOL))
 
 endif

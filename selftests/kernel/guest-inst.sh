@@ -24,7 +24,9 @@ INST_AWK=awk
 command -v mawk > /dev/null && INST_AWK=mawk
 
 # hot_chains [-e] DATA...: judge each DATA's samples (inst-chains.awk)
-# into DATA.n (one awk for all: reading hot.ret is its slow part); -e
+# into DATA.n (one awk for all: reading hot.ret is its slow part; INST_RET
+# names another, HOT_SPINES the programs and their spines, INST_NEED a
+# file the first whole chain must go through, for -e); -e
 # leaves out each process's samples cut short before its first whole
 # chain (the tables of the libraries it has just mapped were not in yet).
 hot_chains()
@@ -42,8 +44,9 @@ hot_chains()
 	done
 	# shellcheck disable=SC2046
 	$INST_AWK -v spines="$(echo $HOT_SPINES)" -v early=$_e \
+		-v need="${INST_NEED:-}" \
 		-f /root/inst-chains.awk \
-		/root/hot.ret $(for _d; do echo "$_d.txt"; done)
+		"${INST_RET:-/root/hot.ret}" $(for _d; do echo "$_d.txt"; done)
 }
 
 # hot_rec DATA MS NAME...: perf record -g of hot-NAME for MS ms each, one

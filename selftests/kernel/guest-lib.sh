@@ -45,10 +45,23 @@ skip() { echo "UWTAP: ok - $1 # SKIP $2"; }
 
 diag() { sed 's/^/# /'; }
 
-# The value of counter $1 in the module's stats file (empty if absent).
+# uw_show NAME: the module's "stats" or "tables": debugfs's file, or
+# where debugfs is not mounted (the agent's tests: nothing a production
+# install needs reads it) that section of the device's status text.
+UW_DEV=/dev/uwind
+uw_show()
+{
+	if [ -r "$UW_DBG/$1" ]; then
+		cat "$UW_DBG/$1"
+	else
+		awk -v s="[$1]" '/^\[/ { on = ($0 == s); next } on' "$UW_DEV"
+	fi 2>/dev/null
+}
+
+# The value of counter $1 in the module's stats (empty if absent).
 stat_val()
 {
-	awk -v k="$1" '$1 == k { print $2 }' "$UW_DBG/stats" 2>/dev/null
+	uw_show stats | awk -v k="$1" '$1 == k { print $2 }'
 }
 
 loaded() { grep -q '^uwind ' /proc/modules; }
@@ -246,15 +259,15 @@ grew()
 }
 
 # snap FILE: keep the module's counters (nothing if it is not loaded).
-snap() { cat "$UW_DBG/stats" > "$1" 2>/dev/null || : > "$1"; }
+snap() { uw_show stats > "$1" 2>/dev/null || : > "$1"; }
 
 # sdelta FILE: the counters that changed since snap FILE, "key +N ...".
 sdelta()
 {
-	[ -r "$UW_DBG/stats" ] || return 0
-	awk 'NR == FNR { v[$1] = $2; next }
+	loaded || return 0
+	uw_show stats | awk 'NR == FNR { v[$1] = $2; next }
 	($1 in v) && $2 != v[$1] { printf "%s %+d ", $1, $2 - v[$1] }
-	END { print "" }' "$1" "$UW_DBG/stats"
+	END { print "" }' "$1" -
 }
 
 # Measuring a recorded run.  The thresholds UW_GOOD, UW_BROKEN (percent)
@@ -314,9 +327,9 @@ expect_broken()
 # tables_of PID: the module's tables for one process (debugfs "tables").
 tables_of()
 {
-	awk -v p="$1" '
+	uw_show tables | awk -v p="$1" '
 	$1 == "pid" { on = ($2 == p) }
-	on' "$UW_DBG/tables" 2>/dev/null
+	on'
 }
 
 # table_state PID FILE: the state (sframe, ehabi, none, rejected...) of

@@ -7,12 +7,15 @@
 # /var/lib/uwind, on the suite's stock kernel.  Checks the module's
 # version, the chains of the kernel tests (guest-tests.sh's parts), that
 # a short-lived program run 1,000 times reads the installed tables once,
-# and prints `uwind status --json` between UWSTATUS-BEGIN and
-# UWSTATUS-END, with "UWPIDS PID COMM" for each process that has
-# executable mappings at that moment, for the host to check.
+# prints `uwind status --json` between UWSTATUS-BEGIN and UWSTATUS-END,
+# with "UWPIDS PID COMM" for each process that has executable mappings at
+# that moment, for the host to check; then runs the agent as the packaged
+# uwind.service does (/root/uwind.service, /root/uwind.conf) and checks
+# that a program built after it started has whole chains.
 
 . /root/guest-lib.sh
 . /root/guest-inst.sh
+. /root/guest-agent.sh
 
 UW_MIN=${UW_MIN:-200}
 UW_GOOD=${UW_GOOD:-99}
@@ -65,6 +68,25 @@ wait "$bg" 2>/dev/null
 ok $? "uwind status --json exits 0"
 diag < "$T/status.err"
 uwind status | head -n 30 | diag
+
+# The agent as the packaged uwind.service runs it (its ExecStart, with
+# the packaged /etc/uwind.conf's variables): a program built after it
+# started has whole chains with no install step.
+_cmd=$(sed -n 's/^ExecStart=//p' /root/uwind.service)
+# shellcheck disable=SC1091 # the package's conffile, NAME="value" lines
+. /root/uwind.conf
+eval "set -- $_cmd"
+[ "${1:-} ${2:-}" = "/usr/bin/uwind agent" ]
+ok $? "uwind.service's ExecStart runs the packaged uwind agent ($_cmd)"
+shift 2
+ag_start "$@"
+[ "$ag_ready_ms" -le 1000 ] && kill -0 "$ag" 2>/dev/null
+ok $? "uwind agent $* (the service's, UWIND_AGENT_OPTIONS=\"$UWIND_AGENT_OPTIONS\") ready in $ag_ready_ms ms"
+t_agent_new
+ag_stop
+[ "$ag_rc" -eq 0 ]
+ok $? "the service's agent: SIGTERM, exit 0"
+ag_said '^(installed|failed|timeout|store-full|user-budget)'
 
 unload
 ok $? "rmmod uwind"

@@ -24,6 +24,7 @@
 
 . /root/guest-lib.sh
 . /root/guest-inst.sh	# t_inst: installed tables
+. /root/guest-agent.sh	# t_agent: tables on demand (last before dmesg)
 
 UW_GOOD=${UW_GOOD:-99}
 UW_BROKEN=${UW_BROKEN:-10}
@@ -1106,7 +1107,7 @@ t_dmesg()
 	fi
 }
 
-parts=${UW_PARTS:-"progs base running hooks leaf fp lib signal inflight swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload dmesg"}
+parts=${UW_PARTS:-"progs base running hooks leaf fp lib signal inflight swap cache walktime threads fplib corrupt tiny enable depth cap conc pad user fpjunk breaks vcpu hw tp trace bpf inst reload unload agent dmesg"}
 [ -n "${UW_PARTS:-}" ] || for a in $(cat /proc/cmdline); do
 	case $a in
 	uwind_only=*) parts=$(echo "${a#uwind_only=}" | tr ',' ' ') ;;

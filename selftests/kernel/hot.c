@@ -9,6 +9,9 @@
  *   HOT_MALLOC  main -> churn -> malloc, free
  *   HOT_WRITE   main -> writer -> write (to /dev/null)
  *   HOT_VDSO    main -> timeloop -> clock_gettime, gettimeofday (the vDSO)
+ *   HOT_PLUG    main -> plugged -> plug_sort -> qsort -> ... -> plug_cmp,
+ *               plug_* in a plugin (uwplug.c) dlopen'ed from the path its
+ *               second argument names: hot-plug MILLISECONDS PLUGIN
  *   HOT_CHG     as HOT_MEM, built three ways (CHG_VARIANT 0, 1; 2 with
  *               another frame in hot_c(), so other CFI) for the test of
  *               a file that changes after its table was installed
@@ -133,10 +136,31 @@ __attribute__((noinline)) void timeloop(void)
 	}
 }
 #define HOT_FN timeloop
+
+#elif defined(HOT_PLUG)
+#include <dlfcn.h>
+static int (*plug_sort)(void);
+
+__attribute__((noinline)) void plugged(void)
+{
+	sink += (unsigned long)plug_sort();
+}
+#define HOT_FN plugged
 #endif
 
 int main(int argc, char **argv)
 {
+#ifdef HOT_PLUG
+	void *h = argc > 2 ? dlopen(argv[2], RTLD_NOW) : NULL;
+
+	plug_sort = h ? (int (*)(void))dlsym(h, "plug_sort") : NULL;
+	if (!plug_sort) {
+		fprintf(stderr, "%s: no plug_sort in %s\n", argv[0],
+			argc > 2 ? argv[2] : "(no plugin named)");
+		return 1;
+	}
+	argc = 2;
+#endif
 	printf("%s: %lu calls\n", argv[0], run_for(argc, argv, HOT_FN));
 	return 0;
 }

@@ -11,7 +11,10 @@
 # addresses are the files' own) or ...,dsoff (later perf: the files' own
 # after the DSO); the results of D.txt go to D.n.  SPINES:
 # "COMM:f1,f2,... COMM:..." the program's own functions from the
-# innermost down to main (main left out), for each program counted.
+# innermost down to main (main left out), for each program counted; a
+# program elsewhere than /root/COMM is named by its path, "PATH:f1,...".
+# (COMM is the path's last component, as the kernel keeps it: at most
+# 15 bytes.)
 #
 # A sample of COMM with user frames is
 # - left out when none of its frames is in the program, a library or the
@@ -19,6 +22,10 @@
 #   "start-up" sample: each caller frame a call site and the chain ending
 #   at the dynamic linker's entry (ld.so relocating, and the libraries'
 #   initialisers it runs, before main exists);
+# - left out as "exit" when every caller frame is a call site down to the
+#   program's _start, without main, and no sample of the thread with main
+#   comes after it (the exit handlers and destructors, once main has
+#   returned); counted with start-up;
 # - "full" when every caller frame is a call site (no frame made up from
 #   a stale stack slot or a wrong rule), the program's frames are a tail
 #   of its spine (the innermost ones may be missing: the sample was taken
@@ -27,7 +34,9 @@
 #   __gnu_cxx) and the PLT (a sample taken in a stub, whatever perf
 #   names it) may sit above the spine;
 # - with early=1, left out as "early" when it comes before the first full
-#   one of its process and is cut short without a wrong frame (every
+#   one of its process (with -v need=PATH: the first full one with a
+#   frame in the file PATH, a library it loads) and is cut short without
+#   a wrong frame (every
 #   caller frame a call site): the module had not read the tables of
 #   the libraries the process has just mapped (the first load of
 #   libstdc++'s table takes about 40 ms under TCG);
@@ -46,7 +55,14 @@ BEGIN {
 		sub(/:.*/, "", c)
 		s = sp[i]
 		sub(/^[^:]*:/, "", s)
+		p = "/root/" c
+		if (c ~ /^\//) {
+			p = c
+			sub(/.*\//, "", c)
+			c = substr(c, 1, 15)
+		}
 		spine[c] = s
+		path_of[c] = p
 		order[i] = c
 	}
 	ncomm = n
@@ -65,9 +81,13 @@ FNR == NR && $1 == "VDSO" { next }
 FNR == NR { ret[canon($1) " " $2] = 1; next }
 
 # The results of one data file.
-function report(   i, c) {
+function report(   i, c, t) {
 	if (out == "")
 		return
+	# The exit samples no sample with main came after: left out.
+	for (t in held)
+		startup[held_comm[t]] += held[t]
+	split("", held)
 	for (i = 1; i <= ncomm; i++) {
 		c = order[i]
 		printf "%s %d %d %d %d %d %d %d\n", c, total[c], startup[c],
@@ -105,12 +125,28 @@ function spine_ok(prog,   i, k, nw, want, pf) {
 	return 1
 }
 
+# Whether a frame of the sample is the function f of the file d.
+function has_sym(d, f,   i) {
+	for (i = 1; i <= nfr; i++)
+		if (dso[i] == d && sym[i] == f)
+			return 1
+	return 0
+}
+
+# Whether a frame of the sample is in the file d.
+function has_dso(d,   i) {
+	for (i = 1; i <= nfr; i++)
+		if (dso[i] == d)
+			return 1
+	return 0
+}
+
 function flush(   i, prog, d, sites, ok, chain, ours, vd) {
 	if (comm == "" || !(comm in spine) || nfr == 0) {
 		comm = ""
 		return
 	}
-	prog = "/root/" comm
+	prog = path_of[comm]
 	sites = 1
 	ours = 0
 	for (i = 1; i <= nfr; i++) {
@@ -125,9 +161,23 @@ function flush(   i, prog, d, sites, ok, chain, ours, vd) {
 		return
 	}
 	ok = sites && spine_ok(prog)
+	# Every frame a call site down to _start, but no main: the exit
+	# handlers, once main has returned, if no sample of the thread with
+	# main comes after it; held until then.
+	if (!ok && sites && sym[nfr] == "_start" && dso[nfr] == prog &&
+	    !has_sym(prog, "main")) {
+		held[tid]++
+		held_comm[tid] = comm
+		comm = ""
+		return
+	}
+	if (tid in held) {
+		total[comm] += held[tid]
+		delete held[tid]
+	}
 	if (!(tid in first))
 		first[tid] = when
-	if (ok && !(tid in ready)) {
+	if (ok && !(tid in ready) && (need == "" || has_dso(need))) {
 		ready[tid] = 1
 		d = int((when - first[tid]) * 1000)
 		if (d > early_ms[comm])
@@ -197,7 +247,12 @@ FNR == 1 {
 	s = $2
 	sub(/\+0x[0-9a-f]+$/, "", s)
 	sym[nfr] = s
+	# The DSO: the last field, or the last two for a file deleted since
+	# it was mapped, "(PATH (deleted))" (perf names it so).
 	d = $NF
+	if (d ~ /^\(deleted\)/ && NF > 3) {
+		d = $(NF - 1) substr(d, 10)
+	}
 	sub(/^\(/, "", d)
 	sub(/\)$/, "", d)
 	if (d ~ /\+0x[0-9a-f]+$/) {

@@ -58,7 +58,8 @@ for f in "$ko" "$kt/leaf-sf" "$kt/leaf-fp" "$kt/chain" "$kt/chain-dl" \
     "$kt/swap" "$kt/lib/libuwswapa.so" "$kt/lib/libuwswapb.so" \
     "$kt/sframe-grow" "$kt/uwspawn" "$kt/fpjunk" "$kt/memloop" \
     "$kt/kvmspin" "$kt/leaf-sys" "$kt/leaf-st" "$kt/leaf-st.syms" \
-    "$kt/bpfstack" "$kt/hot.ret" "$O/uwind"; do
+    "$kt/bpfstack" "$kt/hot.ret" "$kt/uwgen" "$kt/hot-plug" \
+    "$kt/lib/libuwplug.so" "$O/selftests/kernel/hot-ct" "$O/uwind"; do
 	[ -f "$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
@@ -104,6 +105,35 @@ if [ "$suite" = "$host" ]; then
 	[ "$r" -ne 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
 fi
 
+# The agent's container (guest-agent.sh): hot-ct, built here with the
+# oldest C library of the matrix, and another Debian release's loader and
+# C library (Debian 13's for Debian 12's kernel, Debian 12's for the
+# others), which it finds under /ctr; their call sites as the guest sees
+# them.
+ct=$O/kernel/$name.ct
+rm -rf "$ct"
+mkdir -p "$ct"
+if [ "$suite" = "$host" ]; then
+	ctrel=trixie
+	ctroot=$(sh "$top/scripts/suite-root.sh" -q trixie 2>"$ct/root.log")
+else
+	ctrel=$host ctroot=""
+fi
+r=$?
+[ $r -eq 0 ] && cp "$O/selftests/kernel/hot-ct" "$ct/hot-ct" &&
+	cp -L "$ctroot/lib/x86_64-linux-gnu/libc.so.6" "$ct/libc.so.6" &&
+	cp -L "$ctroot/lib64/ld-linux-x86-64.so.2" "$ct/ld-linux-x86-64.so.2" &&
+	echo "$ctrel" > "$ct/release" &&
+	sh "$top/selftests/kernel/retaddrs.sh" -f "$ct/hot-ct=/ctr/hot-ct" \
+		-f "$ct/libc.so.6=/ctr/libc.so.6" \
+		-i "$ct/ld-linux-x86-64.so.2=/ctr/ld-linux-x86-64.so.2" \
+		> "$ct/ct.ret"
+check $? "the agent's container: hot-ct with Debian $ctrel's ld.so and libc, and their call sites"
+# One archive, which the guest unpacks: the initramfs builder would look
+# for hot-ct's loader and libraries, which are nowhere but in it.
+ctfiles=""
+(cd "$ct" && tar -cf ctr.tar hot-ct libc.so.6 ld-linux-x86-64.so.2 release ct.ret) 2>/dev/null &&
+	ctfiles="$ct/ctr.tar:/root/ctr.tar"
 if [ "$suite" = "$host" ]; then
 	set --
 else
@@ -115,7 +145,7 @@ fi
 log=$(sh "$top/scripts/kernel-guest.sh" -n "$name" "$@" \
 	-T "${UWIND_QEMU_TIMEOUT:-1200}" \
 	-a "${parts:+uwind_only=$parts}" \
-	-t "$top/selftests/kernel/guest-tests.sh")
+	-t "$top/selftests/kernel/guest-tests.sh" $ctfiles)
 rc=$?
 guest_results "${log:-$O/kernel/$name.serial.log}" "$rc"
 tap_end

@@ -35,8 +35,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${1:-${O:-build}}
 export O
 
-common_x86="progs,base,running,hooks,leaf,lib,signal,inflight,swap,corrupt,cap,conc,user,bpf,inst,reload,unload,dmesg"
-all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktime,threads,fplib,corrupt,tiny,enable,depth,cap,conc,pad,user,fpjunk,breaks,vcpu,hw,tp,trace,bpf,inst,defer,reload,unload,dmesg"
+common_x86="progs,base,running,hooks,leaf,lib,signal,inflight,swap,corrupt,cap,conc,user,bpf,inst,reload,unload,agent,dmesg"
+all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktime,threads,fplib,corrupt,tiny,enable,depth,cap,conc,pad,user,fpjunk,breaks,vcpu,hw,tp,trace,bpf,inst,defer,reload,unload,agent,dmesg"
 common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final"
 
 # Each target's command (longest first: they start first).

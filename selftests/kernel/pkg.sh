@@ -7,7 +7,8 @@
 # changed): `make deb` with the suite's compiler, `dpkg -i` of uwind-dkms
 # and uwind (DKMS builds the module for the suite's kernel headers), a
 # library package upgraded to a build with another build-id (the dpkg
-# trigger must leave a table for the new file and none for the old one).
+# trigger must leave no table for the old file; with UWIND_SYSTEM_TABLES
+# "yes" in /etc/uwind.conf, one for the new file and the system's).
 # Then the suite's stock kernel boots under QEMU with the module DKMS
 # built, the packaged uwind tool and the tables the trigger installed, and
 # selftests/kernel/guest-pkg.sh checks the chains, that a short-lived
@@ -91,13 +92,28 @@ dpkg -i ${dkms_deb##*/} ${tool_deb##*/} 2>&1
 echo "dpkg-status \$?"
 echo "== dkms status"
 dkms status 2>&1
-echo "== libuwtest1 1, its table, then 2"
+tables()
+{
+	find /var/lib/uwind/build-id -name '*.uwsf' 2>/dev/null |
+		sed 's|.*/build-id/||; s|/||; s|\\.uwsf\$||' | sort
+}
+echo "== libuwtest1 1, its table, then 2 (tables on demand: the trigger collects)"
 dpkg -i libuwtest1_1_amd64.deb 2>&1
 uwind sframe --install $lib 2>&1
 dpkg -i libuwtest1_2_amd64.deb 2>&1
 echo "upgrade-status \$?"
+echo "== tables-on-demand"
+tables
+echo "== UWIND_SYSTEM_TABLES=yes: libuwtest1 1, then 2"
+sed -i 's/^UWIND_SYSTEM_TABLES=.*/UWIND_SYSTEM_TABLES="yes"/' /etc/uwind.conf
+dpkg -i libuwtest1_1_amd64.deb 2>&1
+echo "downgrade-status \$?"
+echo "== tables-v1"
+tables
+dpkg -i libuwtest1_2_amd64.deb 2>&1
+echo "upgrade-status \$?"
 echo "== tables"
-find /var/lib/uwind/build-id -name '*.uwsf' 2>/dev/null | sed 's|.*/build-id/||; s|/||; s|\\.uwsf\$||' | sort
+tables
 EOF
 # shellcheck disable=SC2016
 unshare -m --propagation private sh -c '
@@ -119,6 +135,8 @@ unshare -m --propagation private sh -c '
 		esac
 	done
 	cp "$ov/root/usr/bin/uwind" "$ov/guest/uwind" 2>/dev/null || :
+	cp "$ov/root/usr/lib/systemd/system/uwind.service" "$ov/root/etc/uwind.conf" \
+		"$ov/guest/" 2>/dev/null || :
 	cp -a "$ov/root/var/lib/uwind" "$ov/guest/var-lib-uwind" 2>/dev/null || :
 	' sh "$root" "$ov" > "$ov/unshare.log" 2>&1
 sed 's/^/# /' "$ov/unshare.log"
@@ -133,15 +151,25 @@ vm=$(modinfo -F vermagic "$ov/guest/uwind.ko" 2>/dev/null)
 v=$(modinfo -F version "$ov/guest/uwind.ko" 2>/dev/null)
 [ "${vm%% *}" = "$kver" ] && [ "$v" = "$ver" ]
 check $? "the DKMS module: vermagic '$vm', version '$v'"
-tables=$(sed -n '/^== tables/,$p' "$log" | sed 1d)
-echo "$tables" | grep -q "^$id2\$" && ! echo "$tables" | grep -q "^$id1\$" &&
-	grep -q '^upgrade-status 0$' "$log"
-check $? "library upgrade: the trigger left a table for the new libuwtest.so.1 ($id2) and none for the old one ($id1); $(echo "$tables" | grep -c .) tables in all"
+# tables_at NAME: the tables listed after "== NAME".
+tables_at()
+{
+	sed -n "/^== $1\$/,/^==/p" "$log" | sed '1d;/^==/d;/-status /d'
+}
+t0=$(tables_at tables-on-demand) t1=$(tables_at tables-v1) tables=$(tables_at tables)
+! echo "$t0" | grep -q "^$id1\$" && ! echo "$t0" | grep -q "^$id2\$" &&
+	[ "$(grep -c '^upgrade-status 0$' "$log")" -eq 2 ]
+check $? "library upgrade, tables on demand (the default): the trigger removed the old libuwtest.so.1's table ($id1) and made none ($(echo "$t0" | grep -c .) tables in all)"
+echo "$t1" | grep -q "^$id1\$" && echo "$tables" | grep -q "^$id2\$" &&
+	! echo "$tables" | grep -q "^$id1\$" && grep -q '^downgrade-status 0$' "$log" &&
+	[ "$(echo "$tables" | grep -c .)" -gt 20 ]
+check $? "library upgrade with UWIND_SYSTEM_TABLES=\"yes\": the trigger made the system's tables, one for the new libuwtest.so.1 ($id2) and none left for the old one ($id1); $(echo "$tables" | grep -c .) tables in all"
 [ -f "$ov/guest/uwind" ] && [ -d "$ov/guest/var-lib-uwind/build-id" ]
 check $? "the packaged uwind and the installed tables, for the guest"
 
 set -- "$top/selftests/kernel/guest-tests.sh:/root/guest-tests.sh" \
-	"$ov/guest/var-lib-uwind:/var/lib/uwind"
+	"$ov/guest/var-lib-uwind:/var/lib/uwind" \
+	"$ov/guest/uwind.service:/root/uwind.service" "$ov/guest/uwind.conf:/root/uwind.conf"
 glog=$(sh "$top/scripts/kernel-guest.sh" -n "$suite-pkg" -s "$suite" \
 	-d "$td/progs" -m "$ov/guest/uwind.ko" -u "$ov/guest/uwind" \
 	-T "${UWIND_QEMU_TIMEOUT:-600}" -a "uwind_pkg_version=$ver" \

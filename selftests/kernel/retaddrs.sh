@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# retaddrs.sh [-k VMLINUX] PROGRAM...: every return address of the
+# retaddrs.sh [-k VMLINUX] [-f HOST=GUEST]... [-i HOST=GUEST] [PROGRAM]...:
+# every return address of the
 # programs, of the libraries they load (ldd) and of the guest kernel's
 # vDSO, as "PATH OFFSET" lines (OFFSET: the file vaddr, in hex, of the
 # instruction after a call: the address perf script prints), with PATH as
@@ -11,6 +12,9 @@
 # or after the section before it), "ENTRY PATH ADDR", the first 64
 # addresses from the dynamic linker's entry point (PATH its path), where
 # start-up chains end, and "VDSO BUILD-ID".
+# -f: a file the guest has at GUEST (as a program, its PLT too), -i: the
+# dynamic linker at GUEST (its entry too), both read here from HOST: the
+# files of a container, whose paths no ldd here knows.
 # The guest checks with it that every caller frame of a sample is a call
 # site (selftests/kernel/guest-inst.sh): a frame an unwinder made up from
 # a stale stack slot or a wrong rule almost never is.
@@ -20,11 +24,16 @@
 # found by its header and cut at its section headers' end.
 set -eu
 
-vmlinux=""
-if [ "${1:-}" = -k ]; then
-	vmlinux=$2
+vmlinux="" files="" interp=""
+while [ $# -gt 1 ]; do
+	case $1 in
+	-k) vmlinux=$2 ;;
+	-f) files="$files $2" ;;
+	-i) interp=$2 ;;
+	*) break ;;
+	esac
 	shift 2
-fi
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -80,9 +89,19 @@ vdso()
 }
 
 libs=""
-interp=""
+for f in $files; do
+	calls "${f%%=*}" "${f#*=}"
+	plts "${f%%=*}" "${f#*=}"
+done
+if [ -n "$interp" ]; then
+	calls "${interp%%=*}" "${interp#*=}"
+else
+	for p; do
+		i=$(readelf -lW "$p" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+		[ -z "$i" ] || interp=$i=$i
+	done
+fi
 for p; do
-	interp=$(readelf -lW "$p" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
 	calls "$p" "/root/${p##*/}"
 	plts "$p" "/root/${p##*/}"
 	libs="$libs $(ldd "$p" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')"
@@ -90,7 +109,7 @@ done
 for l in $(echo "$libs" | tr ' ' '\n' | sort -u); do
 	calls "$l" "$l"
 done
-readelf -hW "$interp" | awk -v path="$interp" "$HEX"'
+[ -n "$interp" ] && readelf -hW "${interp%%=*}" | awk -v path="${interp#*=}" "$HEX"'
 	/Entry point address:/ {
 		sub(/^0x/, "", $4)
 		for (a = hex($4); a < hex($4) + 64; a++)

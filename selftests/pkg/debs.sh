@@ -32,7 +32,7 @@ fake_cmd()
 	: > "$TMP/$1.log"
 }
 
-tap_begin 16
+tap_begin 17
 
 sh scripts/pkg/deb.sh "$OUT" > "$TMP/debs" 2> "$TMP/deb.err"
 rc=$?
@@ -84,11 +84,12 @@ tap_result $rc "uwind-dkms holds /usr/src/uwind-$V as dkms-source.sh makes it, a
 
 (cd "$X/tool" && find etc usr -type f | LC_ALL=C sort) > "$TMP/have"
 printf '%s\n' etc/uwind.conf usr/bin/uwind usr/lib/systemd/system/uwind.service \
+	usr/lib/systemd/system/uwind-tables.service \
 	usr/share/doc/uwind/changelog.gz usr/share/doc/uwind/copyright \
 	usr/share/man/man1/uwind.1.gz | LC_ALL=C sort > "$TMP/want"
 cmp -s "$TMP/want" "$TMP/have" && [ "$(cat "$X/tool/DEBIAN/conffiles")" = /etc/uwind.conf ] &&
 	zcat "$X/tool/usr/share/man/man1/uwind.1.gz" | grep -q "^\.TH UWIND 1 .* \"uwind $V\""
-tap_result $? "uwind holds the tool, its man page (for $V), uwind.service, /etc/uwind.conf (a conffile), copyright and changelog"
+tap_result $? "uwind holds the tool, its man page (for $V), uwind.service, uwind-tables.service, /etc/uwind.conf (a conffile), copyright and changelog"
 
 # The trigger's directories: those --system scans that a package can
 # install into (not /usr/local, and /libexec is no Debian directory).
@@ -138,15 +139,24 @@ done
 tap_result $? "without dpkg-shlibdeps, Depends from the libraries' packages at their installed versions ($d2)"
 rm -f "$TMP/bin/dpkg-shlibdeps"
 
-# ---- the service ----
+# ---- the services ----
 unit=$X/tool/usr/lib/systemd/system/uwind.service
+tunit=$X/tool/usr/lib/systemd/system/uwind-tables.service
+# (The tool is verified where the package was extracted; systemd checks
+# that each program a unit runs is there.)
+mkdir -p "$TMP/units"
+for u in "$unit" "$tunit"; do
+	sed "s|/usr/bin/uwind|$X/tool/usr/bin/uwind|g" "$u" > "$TMP/units/${u##*/}"
+done
 if tap_have systemd-analyze; then
-	MANPATH=$X/tool/usr/share/man systemd-analyze verify "$unit" > "$TMP/verify" 2>&1
+	MANPATH=$X/tool/usr/share/man systemd-analyze verify "$TMP/units/uwind.service" \
+		"$TMP/units/uwind-tables.service" > "$TMP/verify" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && [ ! -s "$TMP/verify" ]
-	tap_result $? "systemd-analyze verify accepts uwind.service, without a word (its man page found)"
+	tap_result $? "systemd-analyze verify accepts uwind.service and uwind-tables.service, without a word (their man page found)"
 	sed 's/^/# /' "$TMP/verify"
-	sed 's|^ExecStop=/sbin/modprobe|ExecStop=/nonexistent/modprobe|' "$unit" > "$TMP/broken.service"
+	sed 's|^ExecStartPre=/sbin/modprobe|ExecStartPre=/nonexistent/modprobe|' \
+		"$TMP/units/uwind.service" > "$TMP/broken.service"
 	MANPATH=$X/tool/usr/share/man systemd-analyze verify "$TMP/broken.service" > /dev/null 2>&1
 	[ $? -ne 0 ]
 	tap_result $? "systemd-analyze verify refuses a copy that runs a program that is not there"
@@ -155,19 +165,42 @@ else
 	tap_skip "systemd-analyze verify refuses a broken copy" "no systemd-analyze"
 fi
 
-# Every program the unit runs: in the package, or here (modprobe).
+# Every program the units run: in the package, or here (modprobe, sh).
 bad=""
-for p in $(sed -n 's/^Exec[A-Za-z]*=[-@:+!]*\([^ ]*\).*/\1/p' "$unit"); do
+for p in $(sed -n 's/^Exec[A-Za-z]*=[-@:+!]*\([^ ]*\).*/\1/p' "$unit" "$tunit"); do
 	[ -x "$X/tool$p" ] || [ -x "$p" ] || bad="$bad $p"
 done
 grep -qx 'EnvironmentFile=-/etc/uwind.conf' "$unit" &&
-	grep -qx 'ExecStart=/sbin/modprobe uwind $UWIND_MODULE_OPTIONS' "$unit" &&
-	grep -qx 'ExecStart=-/usr/bin/uwind sframe --install --system' "$unit" &&
-	grep -qx 'ExecStart=-/usr/bin/uwind sframe --gc' "$unit" &&
-	grep -qx 'ExecStop=/sbin/modprobe -r uwind' "$unit" &&
+	grep -qx 'Type=simple' "$unit" &&
+	grep -qx 'ExecStartPre=/sbin/modprobe uwind $UWIND_MODULE_OPTIONS' "$unit" &&
+	grep -qx 'ExecStart=/usr/bin/uwind agent $UWIND_AGENT_OPTIONS' "$unit" &&
+	grep -qx 'ExecStopPost=-/sbin/modprobe -r uwind' "$unit" &&
+	grep -qx 'Wants=uwind-tables.service' "$unit" &&
 	(. "$X/tool/etc/uwind.conf" && [ -z "$UWIND_MODULE_OPTIONS" ] &&
+		[ -z "$UWIND_AGENT_OPTIONS" ] && [ "$UWIND_SYSTEM_TABLES" = no ] &&
 		[ "$UWIND_REFRESH_TABLES" = yes ]) && [ -z "$bad" ]
-tap_result $? "the unit loads the module with /etc/uwind.conf's UWIND_MODULE_OPTIONS, installs and collects the tables, unloads on stop; each program it runs exists${bad:+ (missing:$bad)}"
+tap_result $? "uwind.service loads the module with /etc/uwind.conf's UWIND_MODULE_OPTIONS, runs uwind agent with UWIND_AGENT_OPTIONS, unloads after; tables on demand by default; each program it runs exists${bad:+ (missing:$bad)}"
+
+# uwind-tables.service's commands, run as systemd would (its $$ is a
+# literal $ for the shell; EnvironmentFile's variables in the
+# environment), against a stand-in uwind: --gc alone by default, and
+# --install --system first with UWIND_SYSTEM_TABLES="yes".
+fake_cmd uwind 'exit 0'
+tables_unit()
+{
+	: > "$TMP/uwind.log"
+	sed -n 's/^ExecStart=-//p' "$tunit" | while IFS= read -r cmd; do
+		cmd=$(printf '%s\n' "$cmd" | sed 's|/usr/bin/uwind|uwind|g; s/\$\$/$/g')
+		env UWIND_SYSTEM_TABLES="$1" PATH="$TMP/bin:$PATH" \
+			sh -c "eval \"set -- \$1\"; \"\$@\"" sh "$cmd"
+	done
+	cat "$TMP/uwind.log"
+}
+[ "$(tables_unit no)" = "sframe --gc" ] &&
+	[ "$(tables_unit yes | tr '\n' ,)" = "sframe --install --system,sframe --gc," ] &&
+	grep -qx 'After=uwind.service' "$tunit" && grep -qx 'Nice=19' "$tunit"
+tap_result $? "uwind-tables.service, after uwind.service at the lowest priority: uwind sframe --gc; with UWIND_SYSTEM_TABLES=\"yes\", uwind sframe --install --system first"
+rm -f "$TMP/bin/uwind"
 
 # ---- uwind-dkms's maintainer scripts, against a stand-in dkms ----
 # In a private mount namespace (root), /lib/modules holds made-up
@@ -248,16 +281,22 @@ if [ "$(id -u)" -eq 0 ] && tap_have unshare; then
 	mkdir -p "$TMP/varlib/uwind/build-id"
 	trig
 	r2=$?
-	printf 'sframe --install --system\nsframe --gc\n' | cmp -s - "$TMP/uwind.log"
+	printf 'sframe --gc\n' | cmp -s - "$TMP/uwind.log"
 	r3=$?
+	: > "$TMP/uwind.log"
+	echo 'UWIND_SYSTEM_TABLES="yes"' > "$TMP/etc/uwind.conf"
+	trig
+	r5=$?
+	printf 'sframe --install --system\nsframe --gc\n' | cmp -s - "$TMP/uwind.log"
+	r6=$?
 	: > "$TMP/uwind.log"
 	echo 'UWIND_REFRESH_TABLES="no"' > "$TMP/etc/uwind.conf"
 	trig
 	r4=$?
 	n4=$(wc -l < "$TMP/uwind.log")
 	[ $r1 -eq 0 ] && [ "$n1" -eq 0 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ] &&
-		[ $r4 -eq 0 ] && [ "$n4" -eq 0 ]
-	tap_result $? "uwind's trigger: nothing before tables exist; then uwind sframe --install --system and --gc, in that order, a failure not failing it; nothing when /etc/uwind.conf says UWIND_REFRESH_TABLES=\"no\""
+		[ $r5 -eq 0 ] && [ $r6 -eq 0 ] && [ $r4 -eq 0 ] && [ "$n4" -eq 0 ]
+	tap_result $? "uwind's trigger: nothing before tables exist; then uwind sframe --gc (and --install --system before it when /etc/uwind.conf says UWIND_SYSTEM_TABLES=\"yes\"), a failure not failing it; nothing when it says UWIND_REFRESH_TABLES=\"no\""
 else
 	tap_skip "uwind's trigger" "needs root and unshare (a private mount namespace)"
 fi

@@ -31,7 +31,7 @@ EOF
 	gcc -O2 -o "$TMP/$1" "$TMP/$1.c"
 }
 
-tap_begin 16
+tap_begin 18
 
 prog keep 1
 prog rebuilt 2
@@ -168,5 +168,34 @@ t2=$(date +%s%N)
 wait
 [ $(((t1 - t0) / 1000000)) -ge 1200 ] && [ $(((t2 - t1) / 1000000)) -ge 1200 ]
 tap_result $? "--gc and --install wait for DIR/.lock ($(((t1 - t0) / 1000000)) ms, $(((t2 - t1) / 1000000)) ms behind a 2 s holder)"
+
+
+# Files without a build-id: their tables (DIR/cfi/XX/REST.uwsf, named by
+# the CRC, size and place of the CFI) kept while a file has that CFI.
+D2=$TMP/cfi-store
+# (Other CFI each: another function in n2; the same CFI is the same key.)
+printf 'int main(void) { return 0; }\n' > "$TMP/n1.c"
+printf 'void f(void);\nint main(void) { f(); return 0; }\n' > "$TMP/n2.c"
+printf 'void f(void) { volatile char b[64]; b[0] = 0; }\n' >> "$TMP/n2.c"
+for n in 1 2; do
+	gcc -O2 -Wl,--build-id=none -o "$TMP/n$n" "$TMP/n$n.c"
+done
+"$UWIND" sframe --install --dir "$D2" "$TMP/n1" "$TMP/n2" > "$TMP/ninst" 2>&1
+n1=$(awk -v f="$TMP/n1" '$1 == "installed" && $2 == f { print $3 }' "$TMP/ninst")
+n2=$(awk -v f="$TMP/n2" '$1 == "installed" && $2 == f { print $3 }' "$TMP/ninst")
+rm "$TMP/n2"
+"$UWIND" sframe --gc --dir "$D2" -v > "$TMP/ngc1" 2>&1
+rc=$?
+case $n1$n2 in "$D2"/cfi/??/*.uwsf"$D2"/cfi/??/*.uwsf) k=0 ;; *) k=1 ;; esac
+[ $rc -eq 0 ] && [ $k -eq 0 ] && [ "$n1" != "$n2" ] && [ -f "$n1" ] &&
+	grep -qx "kept $n1 $TMP/n1" "$TMP/ngc1" && [ ! -e "$n2" ] &&
+	[ ! -e "${n2%.uwsf}.paths" ] && grep -qx "removed $n2" "$TMP/ngc1"
+tap_result $? "without a build-id: the table of a file still there is kept, that of a file deleted since removed"
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/ninst" "$TMP/ngc1"
+rm "$TMP/n1"
+"$UWIND" sframe --gc --dir "$D2" > "$TMP/ngc2" 2>&1
+[ $? -eq 0 ] && [ ! -e "$n1" ] && grep -qx "removed $n1" "$TMP/ngc2" &&
+	[ -d "$D2/cfi" ] && [ -z "$(ls "$D2/cfi")" ]
+tap_result $? "without a build-id: the last file gone, its table and its cfi/XX directory removed"
 
 tap_end

@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # `uwind status` on this machine, without the module: a made-up module
-# state under UWIND_SYSFS_ROOT (sysfs, debugfs, EFI variables,
-# modules.dep), and a process of ours whose mappings have every kind of
-# source: a program with its own SFrame, a library with an installed
-# table (in a scratch --dir), one whose table is stale, libc without one.
-# Each mapping's source and reason, from the files (module not loaded,
-# or its debugfs unreadable) and from the module's debugfs "tables"; the
-# module's version, parameters, counters, breaks and hooks; the summary
-# and the files to install tables for; what it says of a module not
-# loaded (modules.dep, Secure Boot); every process listed, no kernel
-# thread; its errors.  The module's real debugfs is read in the QEMU
-# guest (selftests/kernel).
+# state under UWIND_SYSFS_ROOT (sysfs, the device's status text as a file
+# at dev/uwind, EFI variables, modules.dep), and a process of ours whose
+# mappings have every kind of source: a program with its own SFrame, a
+# library with an installed table (in a scratch --dir), one whose table
+# is stale, libc without one.  Each mapping's source, reason and
+# coverage, from the files (module not loaded, or its device unreadable)
+# and from the module's "[tables]", with what became of each file's
+# request to the agent; the module's version, parameters, counters, the
+# agent's, breaks and hooks; the summary and the files to install tables
+# for; what it says of a module not loaded (modules.dep, Secure Boot);
+# every process listed, no kernel thread; its errors.  The module's real
+# device is read in the QEMU guest (selftests/kernel).
 #
 # usage: status.sh BUILD_DIR
 . selftests/pkg/lib.sh
@@ -166,14 +167,18 @@ tap_result $? "not loaded with Secure Boot on (EFI variable SecureBoot = 1): an 
 
 # ---- loaded ----
 L=$R/loaded
-mkdir -p "$L/sys/module/uwind/parameters" "$L/sys/kernel/debug/uwind"
+mkdir -p "$L/sys/module/uwind/parameters" "$L/dev"
 echo 0.1.0+test > "$L/sys/module/uwind/version"
 echo 0123456789ABCDEF01234567 > "$L/sys/module/uwind/srcversion"
 echo OE > "$L/sys/module/uwind/taint"
 for p in enable=Y max_total_mb=256 keep_s=300 max_user_pct=25; do
 	echo "${p#*=}" > "$L/sys/module/uwind/parameters/${p%%=*}"
 done
-cat > "$L/sys/kernel/debug/uwind/stats" <<EOF
+# The device's status text, as kernel/dev.c prints it.
+{
+	echo "uwind 1"
+	echo "[stats]"
+	cat <<EOF
 samples 1000
 passed_to_kernel 3
 passed_vcpu 0
@@ -189,21 +194,33 @@ end_other 20
 end_depth 0
 end_time 0
 bytes_held 123456
+requests_installed 5
+requests_failed 2
+requests_refused 1
+requests_dropped 0
+requests_gone 3
+requests_pending 4
+requests_waiting 1
+agent 1
 EOF
-printf '80 libfoo.so.1\n20 libbar.so\n' > "$L/sys/kernel/debug/uwind/breaks"
-printf 'perf_callchain_user on\nunwind_user off (no CONFIG_UNWIND_USER in this kernel)\nunlink_file_vma on\n' \
-	> "$L/sys/kernel/debug/uwind/hooks"
-# The module's view of our process, as kernel/registry.c prints it (the
-# file's base name): every mapping but the vDSO, which it has not seen.
-{
+	echo "[hooks]"
+	printf 'perf_callchain_user on\nunwind_user off (no CONFIG_UNWIND_USER in this kernel)\nunlink_file_vma on\n'
+	echo "[breaks]"
+	printf '80 libfoo.so.1\n20 libbar.so\n'
+	echo "[tables]"
+	# The module's view of our process, as kernel/registry.c prints it
+	# (the file's base name): every mapping but the vDSO, which it has
+	# not seen; ld.so's table being made by the agent, a table the
+	# module refused after the agent made it.
 	echo "pid 1 init"
 	echo "  1000-2000 init sframe"
 	echo "pid $pid prog stale"
 	awk -v prog="$TMP/prog" -v st="$TMP/lib/libst.so" -v st2="$TMP/lib/libst2.so" \
 		-v libc="$libc" -v ldso="$ldso" '$2 ~ /x/ {
 		state = $6 == prog ? "sframe" : $6 == st ? "installed" : \
-			$6 == st2 ? "rejected" : $6 == libc ? "over-max_user_pct" : \
-			$6 == ldso || $6 == "" ? "none" : ""
+			$6 == st2 ? "rejected failed:refused" : \
+			$6 == libc ? "over-max_user_pct" : \
+			$6 == ldso ? "none converting" : $6 == "" ? "none" : ""
 		if ($6 == "")
 			$6 = "[anon]"
 		if (state == "")
@@ -212,18 +229,19 @@ printf 'perf_callchain_user on\nunwind_user off (no CONFIG_UNWIND_USER in this k
 		sub(".*/", "", n)
 		print "  " $1 " " n " " state
 	}' "/proc/$pid/maps"
-} > "$L/sys/kernel/debug/uwind/tables"
+} > "$L/dev/uwind"
 st "$L" -p "$pid" --json > "$TMP/loaded.json" 2>&1
 json "$TMP/loaded.json" "
 m = d['module']
-assert m['loaded'] and m['debugfs'] and m['version'] == '0.1.0+test' and m['taint'] == 'OE', m
+assert m['loaded'] and m['device'] and m['version'] == '0.1.0+test' and m['taint'] == 'OE', m
 assert m['srcversion'] == '0123456789ABCDEF01234567', m
 assert m['parameters'] == {'enable': 'Y', 'max_total_mb': '256', 'keep_s': '300', 'max_user_pct': '25'}, m['parameters']
-assert m['stats']['samples'] == 1000 and m['stats']['end_no_table'] == 80 and len(m['stats']) == 15, m['stats']
+assert m['stats']['samples'] == 1000 and m['stats']['end_no_table'] == 80 and len(m['stats']) == 23, m['stats']
+assert m['agent'] == {'running': True, 'pending': 4, 'waiting': 1, 'installed': 5, 'failed': 2, 'refused': 1, 'dropped': 0, 'gone': 3}, m['agent']
 assert m['breaks'] == [{'count': 80, 'file': 'libfoo.so.1'}, {'count': 20, 'file': 'libbar.so'}], m['breaks']
 assert m['hooks'] == {'perf_callchain_user': 'on', 'unwind_user': 'off (no CONFIG_UNWIND_USER in this kernel)', 'unlink_file_vma': 'on'}, m['hooks']
 "
-tap_result $? "loaded: version, srcversion, taint, parameters (sysfs); every counter, the breaks and the hooks (debugfs)"
+tap_result $? "loaded: version, srcversion, taint, parameters (sysfs); every counter, the agent's, the breaks and the hooks (the device)"
 
 json "$TMP/loaded.json" "
 p, = d['processes']
@@ -231,15 +249,20 @@ assert p['from'] == 'module' and p['stale'] is True, p
 src = {x['path']: (x['source'], x['reason'], x['from']) for x in p['mappings']}
 assert src['$TMP/prog'] == ('sframe', None, 'module'), src
 assert src['$TMP/lib/libst.so'] == ('installed', None, 'module'), src
-assert src['$TMP/lib/libst2.so'] == ('fp', 'rejected', 'module'), src
+assert src['$TMP/lib/libst2.so'] == ('fp', 'the table made was refused (the file changed meanwhile)', 'module'), src
 assert src['$libc'] == ('fp', 'over-max_user_pct', 'module'), src
-assert src['$ldso'] == ('fp', 'no table', 'module'), src
+assert src['$ldso'] == ('fp', 'pending: the agent is making it', 'module'), src
+cov = {x['path']: (x['state'], x['request']) for x in p['mappings']}
+assert cov['$TMP/prog'] == ('covered', None) and cov['$TMP/lib/libst.so'] == ('covered', None), cov
+assert cov['$ldso'] == ('pending', 'converting'), cov
+assert cov['$TMP/lib/libst2.so'] == ('not-coverable', 'failed:refused'), cov
+assert cov['[anon]'] == ('not-coverable', None), cov
 assert src['[vdso]'][2] == 'files', src
 assert src['[anon]'] == ('fp', 'anonymous: no file, no table', 'module'), src
 w = d['summary']['without_tables']
 assert '$ldso' in w and '$TMP/lib/libst2.so' not in w and '$libc' not in w and '[anon]' not in w, w
 "
-tap_result $? "loaded: each mapping's source from the module's tables (sframe, installed, rejected, over-max_user_pct, none as no table), one it has not seen from its file; rejected and over-cap files not offered for an install"
+tap_result $? "loaded: each mapping's source from the module's tables (sframe, installed, rejected, over-max_user_pct, none), one it has not seen from its file; coverage: covered, pending (being converted), not coverable (a table refused, anonymous); rejected and over-cap files not offered for an install"
 
 st "$L" -p "$pid" > "$TMP/loaded.txt" 2>&1
 lines "$TMP/loaded.txt" \
@@ -249,20 +272,22 @@ lines "$TMP/loaded.txt" \
 	-x "walks ended for want of a table in: 80 libfoo.so.1, 20 libbar.so" \
 	-x "hooks: perf_callchain_user on, unwind_user off (no CONFIG_UNWIND_USER in this kernel), unlink_file_vma on" \
 	"^$pid prog ($TMP/prog) \[stale" \
-	-x "  fp        $TMP/lib/libst2.so (rejected)"
-tap_result $? "loaded, the text: the module's line, parameters, where walks ended, breaks, hooks, the process marked stale"
+	-x "  fp        $TMP/lib/libst2.so (the table made was refused (the file changed meanwhile))" \
+	-x "  fp        $ldso (pending: the agent is making it)" \
+	"^agent: running; tables asked for: 4 pending (1 not yet with the agent), 5 installed, 2 failed (1 of them refused), 0 dropped"
+tap_result $? "loaded, the text: the module's line, parameters, where walks ended, the agent, breaks, hooks, the process marked stale, a table pending"
 
-# Loaded, but debugfs cannot be read (not mounted, or not root).
-N=$R/nodebugfs
+# Loaded, but the device cannot be read (not root, or no devtmpfs).
+N=$R/nodev
 mkdir -p "$N/sys/module/uwind/parameters"
-st "$N" -p "$pid" > "$TMP/nodbg.txt" 2>&1
-st "$N" -p "$pid" --json > "$TMP/nodbg.json" 2>&1
-grep -q "^debugfs /sys/kernel/debug/uwind cannot be read" "$TMP/nodbg.txt" &&
-	json "$TMP/nodbg.json" "
+st "$N" -p "$pid" > "$TMP/nodev.txt" 2>&1
+st "$N" -p "$pid" --json > "$TMP/nodev.json" 2>&1
+grep -q "^/dev/uwind cannot be read" "$TMP/nodev.txt" &&
+	json "$TMP/nodev.json" "
 m = d['module']
-assert m['loaded'] and not m['debugfs'], m
+assert m['loaded'] and not m['device'], m
 assert d['processes'][0]['from'] == 'files', d['processes'][0]"
-tap_result $? "loaded without a readable debugfs: said, and the processes judged from their files"
+tap_result $? "loaded without a readable device: said, and the processes judged from their files"
 
 # ---- every process ----
 # pids KTHREAD: the processes that are kernel threads (1: PF_KTHREAD in

@@ -6,7 +6,9 @@
 # the header that keys it to the file (the .eh_frame's offset and size
 # as readelf -S gives them, its CRC-32 as gzip computes it), the section
 # (the bytes `uwind sframe --raw` makes), what a second run does, the
-# files it leaves alone or cannot key, --pid and --vdso, and that only
+# files it leaves alone, a file without a build-id keyed by its CFI
+# instead (DIR/cfi/XX/REST.uwsf: the CRC, size and offset of its
+# .eh_frame) and one that cannot be keyed, --pid and --vdso, and that only
 # root may write the module's directory.  The kernel module's side (it
 # reads them) is tested in the QEMU guest (selftests/kernel).
 #
@@ -36,7 +38,21 @@ gzip_crc()
 # table_of ID: where the table for build-id ID goes.
 table_of() { echo "$D/$(echo "$1" | cut -c1-2)/$(echo "$1" | cut -c3-).uwsf"; }
 
-tap_begin 13
+# cfi_table_of FILE: where the table of FILE, which has no build-id, goes:
+# by its .eh_frame (readelf -S) and that section's CRC-32 (gzip's).
+cfi_table_of()
+{
+	set -- "$1" $(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$1 == ".eh_frame" { print $4, $5 }')
+	_c=$(gzip_crc "$1" $((0x$2)) $((0x$3)))
+	printf '%s/cfi/%02x/%06x%08x%016x.uwsf\n' "$D" $((_c >> 24)) \
+		$((_c & 0xffffff)) $((0x$3)) $((0x$2))
+}
+
+# byte FILE OFFSET: one byte's value.
+byte() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }
+
+tap_begin 15
 
 f=$BIN/crash
 id=$(readelf -nW "$f" | awk '/Build ID:/ { print $NF }')
@@ -77,10 +93,26 @@ gcc -O2 -Wa,--gsframe -o "$TMP/own" "$TMP/p.c" &&
 "$UWIND" sframe --install --dir "$D" "$TMP/own" > "$TMP/out4" 2>&1 &&
 	grep -qx "own-sframe $TMP/own" "$TMP/out4"
 tap_result $? "a program with its own .sframe: left alone, exit 0"
-"$UWIND" sframe --install --dir "$D" "$TMP/noid" "$f" > "$TMP/out5" 2>&1
-[ $? -eq 1 ] && grep -q "^failed $TMP/noid: no GNU build-id" "$TMP/out5" &&
-	grep -qx "up-to-date $f $t" "$TMP/out5"
-tap_result $? "a program without a build-id: failed (exit 1), the others still done"
+nt=$(cfi_table_of "$TMP/noid")
+"$UWIND" sframe --install --dir "$D" "$TMP/noid" "$f" > "$TMP/out5" 2>&1 &&
+	grep -qx "installed $TMP/noid $nt" "$TMP/out5" &&
+	grep -qx "up-to-date $f $t" "$TMP/out5" &&
+	[ "$(byte "$nt" 14)" = 0 ] && [ "$(byte "$nt" 15)" = 2 ]
+tap_result $? "a program without a build-id: keyed by its CFI, at $nt (id_len 0, flag 2 in the header)"
+"$UWIND" sframe "$TMP/noid" --raw -o "$TMP/noid.raw" &&
+	tail -c +129 "$nt" | cmp -s - "$TMP/noid.raw" &&
+	"$UWIND" sframe --install --dir "$D" "$TMP/noid" > "$TMP/out5b" 2>&1 &&
+	grep -qx "up-to-date $TMP/noid $nt" "$TMP/out5b"
+tap_result $? "a program without a build-id: its section is uwind sframe --raw's; up to date the second time"
+# Without section headers too (e_shoff, e_shnum, e_shstrndx zeroed): no key.
+cp "$TMP/noid" "$TMP/nokey"
+dd if=/dev/zero of="$TMP/nokey" bs=1 seek=40 count=8 conv=notrunc 2>/dev/null
+dd if=/dev/zero of="$TMP/nokey" bs=1 seek=60 count=4 conv=notrunc 2>/dev/null
+"$UWIND" sframe --install --dir "$D" "$TMP/nokey" "$f" > "$TMP/out5c" 2>&1
+[ $? -eq 1 ] &&
+	grep -qx "failed $TMP/nokey: no GNU build-id and no CFI section to key a table to" "$TMP/out5c" &&
+	grep -qx "up-to-date $f $t" "$TMP/out5c"
+tap_result $? "a program with neither a build-id nor section headers: failed (exit 1), the others still done"
 
 # A live process: its program, libc, ld.so and the vDSO.
 tap_start_stopped "$BIN/crash" stop
@@ -102,9 +134,9 @@ pid=$!
 PIDS="${PIDS:-} $pid"
 sleep 0.2
 "$UWIND" sframe --install --dir "$D" --pid "$pid" > "$TMP/out10" 2>&1 &&
-	grep -qx "skipped $TMP/wait: no GNU build-id: a table cannot be keyed to it" "$TMP/out10" &&
-	grep -q "^uwind: .* 1 skipped, 0 failed$" "$TMP/out10"
-tap_result $? "--pid of a program without a build-id: it is skipped, the rest done, exit 0"
+	grep -qx "installed $TMP/wait $(cfi_table_of "$TMP/wait")" "$TMP/out10" &&
+	grep -q "^uwind: .* 0 skipped, 0 failed$" "$TMP/out10"
+tap_result $? "--pid of a program without a build-id: its table keyed by its CFI, the rest done, exit 0"
 kill -9 "$pid" 2>/dev/null
 
 # The vDSO: its image (crash vdso writes it), its build-id, its table.
