@@ -7,7 +7,9 @@
 # and print the two `perf report --stdio` call graphs side by side; then
 # a stock-built program (hot-qsort: plain -O2, no SFrame, its comparator
 # called from libc's qsort) without the module, with the module alone,
-# and with the tables `uwind sframe --install` made for it and libc.
+# and with `uwind agent` running (as the package's service runs it),
+# which makes the tables of the program, libc and ld.so at their first
+# sample, with no install step.
 # DEMO_WIDTH sets the width of one column (default 60).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,9 +78,9 @@ echo "== innermost first (?FILE: a function perf cannot name; xN: several frames
 echo "== function, libc's merge sort recursing):"
 for p in "stock-without:WITHOUT uwind.ko (stock kernel walker)" \
     "stock-module:WITH uwind.ko alone (libc has no tables: the chain breaks in it)" \
-    "stock-install:uwind sframe --install hot-qsort libc.so.6 ld-linux-x86-64.so.2 --vdso" \
-    "stock-installed:WITH uwind.ko and the installed tables" \
-    "stock-tables:debugfs uwind/tables for a hot-qsort process"; do
+    "stock-agent:uwind agent (started beside the module; nothing installed by hand) said" \
+    "stock-installed:WITH uwind.ko and uwind agent: the tables it made on demand" \
+    "stock-tables:uwind status -p of a hot-qsort process"; do
 	echo
 	echo "-- ${p#*:}:"
 	part "${p%%:*}"

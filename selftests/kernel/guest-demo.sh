@@ -9,8 +9,9 @@
 #   nor SFrame), sorting with a comparator of its own that qsort calls
 #   from inside libc: without the module ("stock-without"), with the
 #   module alone ("stock-module": the chain breaks in libc, which has no
-#   tables), and after `uwind sframe --install` of the program, libc and
-#   ld.so ("stock-installed"); the stats last.
+#   tables), and with `uwind agent` running, nothing installed by hand
+#   ("stock-agent": what the agent said; "stock-installed": the chains;
+#   "stock-tables": uwind status of a hot-qsort process); the stats last.
 
 . /root/guest-lib.sh
 . /root/guest-inst.sh
@@ -92,19 +93,31 @@ show_stock stock-without /tmp/s0.data
 insmod "$UW_KO"
 rec /tmp/s1.data -- /root/hot-qsort 1000
 show_stock stock-module /tmp/s1.data
-echo "UWDEMO-BEGIN stock-install"
-uwind sframe --install /root/hot-qsort /lib/x86_64-linux-gnu/libc.so.6 \
-	/lib64/ld-linux-x86-64.so.2 --vdso
-echo "UWDEMO-END"
+# The agent, as the package's uwind.service runs it: nothing installed
+# by hand, an empty store; it makes the tables of hot-qsort, libc and
+# ld.so when the module first meets them.
+rm -rf /var/lib/uwind
+uwind agent > /tmp/agent.log 2>&1 &
+ag=$!
+_i=0
+while ! grep -q 'uwind agent: ready' /tmp/agent.log && [ $_i -lt 100 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
 rec /tmp/s2.data -- /root/hot-qsort 1000
+echo "UWDEMO-BEGIN stock-agent"
+cat /tmp/agent.log
+echo "UWDEMO-END"
 show_stock stock-installed /tmp/s2.data
 echo "UWDEMO-BEGIN stock-tables"
 /root/hot-qsort 20000 > /dev/null &
 sleep 0.3
 sample_pid $!
-awk -v p=$! '$1 == "pid" { on = ($2 == p) } on' "$UW_DBG/tables"
+uwind status -p $!
 kill $!
 echo "UWDEMO-END"
+kill -TERM "$ag"
+wait "$ag"
 echo "UWDEMO-BEGIN stock-stats"
 cat "$UW_DBG/stats"
 echo "UWDEMO-END"
