@@ -256,7 +256,7 @@ static void uwk_inst_refuse(const char *path, const char *why)
 
 /*
  * A file without a GNU build-id is known by its CFI instead: the section
- * its table is made from (the first non-empty SHT_PROGBITS ".eh_frame",
+ * its table is made from (the first non-empty ".eh_frame" of a CFI type,
  * else ".debug_frame", as `uwind sframe` picks it), its file offset, size
  * and CRC-32, which are also what the table's header says it was made
  * from.  Two files with the same key have the same CFI bytes at the same
@@ -271,16 +271,18 @@ struct uwk_cfi_key {
 	u32 size, crc;
 };
 
-/* The section named name (SHT_PROGBITS, not empty) among n headers sh. */
-static const Elf64_Shdr *uwk_shdr_named(const Elf64_Shdr *sh, u16 n,
+/* The CFI section named name (not empty) among eh's headers sh. */
+static const Elf64_Shdr *uwk_shdr_named(const Elf64_Ehdr *eh,
+					const Elf64_Shdr *sh,
 					const char *names, u32 nlen,
 					const char *name)
 {
 	size_t len = strlen(name) + 1;
 	u16 i;
 
-	for (i = 0; i < n; i++)
-		if (sh[i].sh_type == SHT_PROGBITS && sh[i].sh_size &&
+	for (i = 0; i < eh->e_shnum; i++)
+		if (UWSF_CFI_SECTION(sh[i].sh_type, eh->e_machine) &&
+		    sh[i].sh_size &&
 		    sh[i].sh_name < nlen && nlen - sh[i].sh_name >= len &&
 		    !memcmp(names + sh[i].sh_name, name, len))
 			return &sh[i];
@@ -315,9 +317,9 @@ static int uwk_inst_cfi_key(const struct uwk_src *s, const Elf64_Ehdr *eh,
 	}
 	if (uwk_src_read(s, names, nlen, str->sh_offset))
 		goto out;
-	cfi = uwk_shdr_named(sh, eh->e_shnum, names, nlen, ".eh_frame");
+	cfi = uwk_shdr_named(eh, sh, names, nlen, ".eh_frame");
 	if (!cfi)
-		cfi = uwk_shdr_named(sh, eh->e_shnum, names, nlen,
+		cfi = uwk_shdr_named(eh, sh, names, nlen,
 				     ".debug_frame");
 	if (!cfi || cfi->sh_size > UWK_CHECK_MAX)
 		goto out;

@@ -194,7 +194,8 @@ static int key_cfi(const struct src *s, const Elf64_Ehdr *eh,
 	for (k = 0; k < 2 && ret; k++) {
 		len = strlen(names[k]) + 1;
 		for (i = 0; i < eh->e_shnum && ret; i++) {
-			if (sh[i].sh_type != SHT_PROGBITS || !sh[i].sh_size ||
+			if (!UWSF_CFI_SECTION(sh[i].sh_type, eh->e_machine) ||
+			    !sh[i].sh_size ||
 			    sh[i].sh_name >= str->sh_size ||
 			    str->sh_size - sh[i].sh_name < len ||
 			    memcmp(strs + sh[i].sh_name, names[k], len) ||
@@ -332,7 +333,7 @@ static int convert(const struct agent_cfg *cfg, const struct src *s,
 		       elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
 	if (!elf)
 		return W_FAILED;
-	ret = sg_convert(elf, &r, err, sizeof(err));
+	ret = sg_convert(elf, SG_TABLE_ONLY, &r, err, sizeof(err));
 	if (ret)
 		return ret > 0 ? W_NO_CFI : W_FAILED;
 	if (r.size > cfg->table_max)

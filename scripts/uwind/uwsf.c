@@ -70,16 +70,18 @@ int uwsf_check_range(Elf *elf, struct uwsf_check *c)
 	const uint8_t *img;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
+	GElf_Ehdr eh;
 
 	img = (const uint8_t *)elf_rawfile(elf, &size);
-	if (!img || elf_getshdrstrndx(elf, &shstrndx))
+	if (!img || !gelf_getehdr(elf, &eh) ||
+	    elf_getshdrstrndx(elf, &shstrndx))
 		return -1;
 	for (k = 0; k < 2; k++) {
 		for (scn = NULL; (scn = elf_nextscn(elf, scn));) {
 			const char *n;
 
-			if (!gelf_getshdr(scn, &sh) ||
-			    sh.sh_type != SHT_PROGBITS || !sh.sh_size)
+			if (!gelf_getshdr(scn, &sh) || !sh.sh_size ||
+			    !UWSF_CFI_SECTION(sh.sh_type, eh.e_machine))
 				continue;
 			n = elf_strptr(elf, shstrndx, sh.sh_name);
 			if (!n || strcmp(n, names[k]) ||

@@ -54,6 +54,16 @@
 #define UWSF_HDR_SIZE		128
 #define UWSF_F_BIG_ENDIAN	0x01
 #define UWSF_F_CFI_KEY		0x02
+
+/*
+ * The section types CFI is found in: SHT_PROGBITS (GNU ld's .eh_frame,
+ * every .debug_frame), and on x86-64 the psABI's SHT_X86_64_UNWIND,
+ * which lld and gold give .eh_frame.
+ */
+#define UWSF_SHT_X86_64_UNWIND	0x70000001u
+#define UWSF_CFI_SECTION(type, machine) \
+	((type) == 1 /* SHT_PROGBITS */ || \
+	 ((machine) == 62 /* EM_X86_64 */ && (type) == UWSF_SHT_X86_64_UNWIND))
 #define UWSF_MAX_ID		64
 
 #define UWSF_OFF_VERSION	0x08

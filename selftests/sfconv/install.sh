@@ -52,7 +52,7 @@ cfi_table_of()
 # byte FILE OFFSET: one byte's value.
 byte() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }
 
-tap_begin 15
+tap_begin 16
 
 f=$BIN/crash
 id=$(readelf -nW "$f" | awk '/Build ID:/ { print $NF }')
@@ -104,6 +104,16 @@ tap_result $? "a program without a build-id: keyed by its CFI, at $nt (id_len 0,
 	"$UWIND" sframe --install --dir "$D" "$TMP/noid" > "$TMP/out5b" 2>&1 &&
 	grep -qx "up-to-date $TMP/noid $nt" "$TMP/out5b"
 tap_result $? "a program without a build-id: its section is uwind sframe --raw's; up to date the second time"
+# The same with its .eh_frame of the x86-64 psABI's type, SHT_X86_64_UNWIND
+# (as lld and gold write it; libLLVM's): keyed the same way.
+cp "$TMP/noid" "$TMP/unwind"
+_i=$(readelf -SW "$TMP/unwind" | sed -n 's/^ *\[ *\([0-9]*\)\] \.eh_frame .*/\1/p')
+printf '\001\000\000\160' | dd of="$TMP/unwind" bs=1 conv=notrunc \
+	seek=$(($(u64 "$TMP/unwind" 40) + ${_i:-0} * 64 + 4)) 2>/dev/null
+"$UWIND" sframe --install --dir "$D" "$TMP/unwind" > "$TMP/out5d" 2>&1 &&
+	readelf -SW "$TMP/unwind" | grep -q ' \.eh_frame  *X86_64_UNWIND' &&
+	grep -qx "up-to-date $TMP/unwind $nt" "$TMP/out5d"
+tap_result $? "the same program with its .eh_frame of type SHT_X86_64_UNWIND: keyed by that section, to the same table"
 # Without section headers too (e_shoff, e_shnum, e_shstrndx zeroed): no key.
 cp "$TMP/noid" "$TMP/nokey"
 dd if=/dev/zero of="$TMP/nokey" bs=1 seek=40 count=8 conv=notrunc 2>/dev/null
