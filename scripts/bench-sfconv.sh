@@ -14,6 +14,10 @@
 #   BENCH sfconv.NAME.eh_frame    bytes of DWARF CFI
 #   BENCH sfconv.NAME.sframe      bytes of the SFrame section made
 #   BENCH sfconv.NAME.size        SFrame / .eh_frame, percent
+#   BENCH sfconv.NAME.rss         kB, peak RSS (GNU time) of
+#                                 `uwind sframe --install FILE`, which
+#                                 converts as `uwind agent` does
+#   BENCH sfconv.NAME.rss_table   that RSS / the table installed
 #   BENCH sfconv.install.first    ms, `uwind sframe --install` of libc,
 #                                 libstdc++ and ld.so into an empty directory
 #   BENCH sfconv.install.again    ms, the same again (all up to date)
@@ -35,7 +39,8 @@ for spec in libc:/lib/x86_64-linux-gnu/libc.so.6 \
 	    libstdcxx:/usr/lib/x86_64-linux-gnu/libstdc++.so.6 \
 	    ldso:/lib64/ld-linux-x86-64.so.2 \
 	    python3:/usr/bin/python3.11 \
-	    a64-libc:/usr/aarch64-linux-gnu/lib/libc.so.6; do
+	    a64-libc:/usr/aarch64-linux-gnu/lib/libc.so.6 \
+	    libllvm:/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1; do
 	name=${spec%%:*}
 	f=${spec#*:}
 	[ -r "$f" ] || { echo "# $f missing"; continue; }
@@ -58,6 +63,14 @@ for spec in libc:/lib/x86_64-linux-gnu/libc.so.6 \
 	echo "BENCH sfconv.$name.sframe $sf bytes"
 	echo "BENCH sfconv.$name.size $(awk -v a="$sf" -v b="$cfi" \
 		'BEGIN { printf "%.1f", 100 * a / b }') %"
+	rm -rf "$TMP/rss"
+	/usr/bin/time -f %M -o "$TMP/rss.kb" "$UWIND" sframe --install \
+		--dir "$TMP/rss" "$f" > /dev/null
+	kb=$(tail -n 1 "$TMP/rss.kb")
+	tb=$(find "$TMP/rss" -name '*.uwsf' -exec cat {} + | wc -c)
+	echo "BENCH sfconv.$name.rss $kb kB"
+	echo "BENCH sfconv.$name.rss_table $(awk -v a="$kb" -v b="$tb" \
+		'BEGIN { if (b) printf "%.1f", a * 1024 / b }') x"
 done
 
 # uwind sframe --install of libc, libstdc++ and ld.so into a scratch

@@ -466,7 +466,7 @@ static void install_elf(struct inst_ctx *c, Elf *elf, const char *name)
 		record_source(c, k.path, name);
 		return;
 	}
-	ret = sg_convert(elf, &r, err, sizeof(err));
+	ret = sg_convert(elf, SG_TABLE_ONLY, &r, err, sizeof(err));
 	if (ret) {
 		if (ret > 0)
 			cannot(c, name, "no DWARF CFI");

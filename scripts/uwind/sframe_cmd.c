@@ -71,7 +71,7 @@ static int convert_one(const char *path, const char *out, bool raw,
 			sg_report_failed(path, s.why, t);
 		return 1;
 	}
-	ret = sg_convert(s.elf, &r, err, sizeof(err));
+	ret = sg_convert(s.elf, 0, &r, err, sizeof(err));
 	has_chk = !uwsf_check_range(s.elf, &chk);
 	inst_close(&s);
 	if (ret) {

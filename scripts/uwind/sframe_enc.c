@@ -64,7 +64,7 @@ uint64_t sfe_get(const uint8_t *p, unsigned int n, bool be)
 	return v;
 }
 
-static void emit(struct buf *b, unsigned int n, uint64_t v)
+static void room(struct buf *b, size_t n)
 {
 	if (b->len + n > b->cap) {
 		b->cap = (b->cap + n) * 2 + 64;
@@ -74,7 +74,20 @@ static void emit(struct buf *b, unsigned int n, uint64_t v)
 			exit(2);
 		}
 	}
+}
+
+static void emit(struct buf *b, unsigned int n, uint64_t v)
+{
+	room(b, n);
 	sfe_put(b->p + b->len, n, v, b->be);
+	b->len += n;
+}
+
+static void emit_raw(struct buf *b, const uint8_t *p, size_t n)
+{
+	room(b, n);
+	if (n)
+		memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
 
@@ -143,6 +156,14 @@ static int fre_type(const struct sfe_fde *fde, unsigned int *asz,
 {
 	uint32_t max = 0, i;
 
+	if (fde->raw) {
+		if (fde->raw_type > SFE_FRE_ADDR4)
+			return fail(err, errlen, "bad FRE type %u",
+				    fde->raw_type);
+		*type = fde->raw_type;
+		*asz = 1u << *type;
+		return 0;
+	}
 	for (i = 0; i < fde->nfres; i++)
 		if (fde->fres[i].start > max)
 			max = fde->fres[i].start;
@@ -193,6 +214,11 @@ static int emit_fres(struct buf *b, const struct sfe_fde *fde,
 
 	if (fre_type(fde, &asz, &ftype, err, errlen))
 		return -1;
+	if (fde->raw) {
+		emit_raw(b, fde->raw, fde->raw_len);
+		*fre_idx += fde->nfres;
+		return 0;
+	}
 	for (i = 0; i < fde->nfres; i++) {
 		const struct sfe_fre *f = &fde->fres[i];
 

@@ -58,6 +58,15 @@ struct sfe_fde {
 	uint8_t fde_type;	/* V3 only: SFE_FDE_DEFAULT / SFE_FDE_FLEX */
 	uint32_t nfres;
 	const struct sfe_fre *fres;
+	/*
+	 * Or, when raw is not NULL, the nfres FREs already encoded
+	 * (raw_len bytes, starts of width raw_type, SFE_FRE_ADDR*), copied
+	 * as they are: a caller that encodes one function at a time keeps
+	 * the bytes, not the FREs.
+	 */
+	const uint8_t *raw;
+	uint32_t raw_len;
+	uint8_t raw_type;
 };
 
 struct sfe_table {

@@ -68,12 +68,25 @@ struct orow {
 	uint8_t flags;
 };
 
-/* One SFrame FDE being made: pcs [start, end), rows[row0 .. row0 + n). */
+/*
+ * One SFrame FDE: pcs [start, end).  While it is the last one made, its
+ * rows are g->rows[0 .. nrows); when the next one is made, they are
+ * encoded (end_fde()) into g->fre[fre_off .. fre_off + fre_len) and
+ * dropped, so that a file's rows are never all held at once.
+ */
 struct ofde {
 	uint64_t start, end;
-	size_t row0, nrows;
+	uint32_t nrows;		/* <= MAX_FRES */
+	uint32_t fre_off;	/* SFrame's offsets are 32-bit */
+	uint32_t fre_len;
+	uint8_t fre_type;	/* SFE_FRE_ADDR* of the encoded FREs */
 	uint8_t rep;		/* PCMASK repetition size, 0: INC */
-	bool key_b, synth;
+	bool key_b, synth, flex;
+};
+
+/* pcs [lo, hi) */
+struct pcs {
+	uint64_t lo, hi;
 };
 
 struct span64 {
@@ -91,12 +104,17 @@ struct gen {
 	size_t ntext;
 	struct ofde *fdes;
 	size_t nfdes, capf;
-	struct orow *rows;
+	struct orow *rows;	/* the last FDE's */
 	size_t nrows, capr;
+	uint8_t *fre;		/* the encoded FREs of the FDEs before it */
+	size_t nfre, capfre;
+	struct sfe_fre *scratch;	/* one FDE's FREs, while it is encoded */
+	size_t capscratch;
+	bool failed;		/* an FDE did not read back: err says why */
 	struct ofde *open;	/* the FDE rows are appended to, or NULL */
 	struct sg_result *r;
 	size_t capg;
-	struct span64 *done;	/* pcs described or left out, sorted */
+	struct pcs *done;	/* pcs described or left out, sorted */
 	size_t ndone, capd;
 	char *err;
 	size_t errlen;
@@ -447,15 +465,19 @@ static void close_fde(struct gen *g)
 	g->open = NULL;
 }
 
+static void end_fde(struct gen *g, struct ofde *f);
+
 static struct ofde *new_fde(struct gen *g, uint64_t start, bool key_b)
 {
 	struct ofde *f;
 
+	if (g->nfdes)
+		end_fde(g, &g->fdes[g->nfdes - 1]);
+	g->nrows = 0;
 	g->fdes = xgrow(g->fdes, &g->capf, g->nfdes, sizeof(*g->fdes));
 	f = &g->fdes[g->nfdes++];
 	memset(f, 0, sizeof(*f));
 	f->start = f->end = start;
-	f->row0 = g->nrows;
 	f->key_b = key_b;
 	return f;
 }
@@ -475,7 +497,7 @@ static void add_row(struct gen *g, const struct orow *row, uint64_t end,
 
 	if (f && (f->end != row->start || f->rep || f->key_b != key_b))
 		f = NULL;
-	if (f && row_eq(&g->rows[f->row0 + f->nrows - 1], row)) {
+	if (f && row_eq(&g->rows[f->nrows - 1], row)) {
 		f->end = end;
 		return;
 	}
@@ -756,7 +778,7 @@ static const uint8_t *text_bytes(const struct span64 *t, uint64_t lo,
 static void mark_done(struct gen *g, uint64_t lo, uint64_t hi)
 {
 	g->done = xgrow(g->done, &g->capd, g->ndone, sizeof(*g->done));
-	g->done[g->ndone++] = (struct span64){ lo, hi, NULL, 0 };
+	g->done[g->ndone++] = (struct pcs){ lo, hi };
 }
 
 /* ---- AArch64 PLT stubs ---- */
@@ -985,13 +1007,20 @@ static bool is_padding(const struct gen *g, const uint8_t *b, size_t n)
 }
 
 /* Sort and merge the done list. */
+static int pcs_cmp(const void *a, const void *b)
+{
+	const struct pcs *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
 static void merge_done(struct gen *g)
 {
 	size_t i, k = 0;
 
 	if (!g->ndone)
 		return;
-	qsort(g->done, g->ndone, sizeof(*g->done), span_cmp);
+	qsort(g->done, g->ndone, sizeof(*g->done), pcs_cmp);
 	for (i = 1; i < g->ndone; i++) {
 		if (g->done[i].lo <= g->done[k].hi) {
 			if (g->done[i].hi > g->done[k].hi)
@@ -1006,7 +1035,7 @@ static void merge_done(struct gen *g)
 static int in_span(const void *key, const void *elt)
 {
 	uint64_t a = *(const uint64_t *)key;
-	const struct span64 *s = elt;
+	const struct pcs *s = elt;
 
 	return a < s->lo ? -1 : a >= s->hi;
 }
@@ -1091,7 +1120,7 @@ static bool fde_flex(const struct gen *g, const struct ofde *f)
 	size_t i;
 
 	for (i = 0; i < f->nrows; i++)
-		if (g->rows[f->row0 + i].flags & ROW_FLEX)
+		if (g->rows[i].flags & ROW_FLEX)
 			return true;
 	return false;
 }
@@ -1191,17 +1220,169 @@ static bool same_rule(const struct uw_rule *a, const struct uw_rule *b)
 	}
 }
 
+/* The SFrame table header fields of this file. */
+static void table_init(const struct gen *g, struct sfe_table *t,
+		       unsigned int version)
+{
+	memset(t, 0, sizeof(*t));
+	t->version = (uint8_t)version;
+	t->flags = SFE_F_SORTED | SFE_F_PCREL;
+	t->abi = !g->aarch64 ? SFE_ABI_AMD64_LE : g->r->big_endian ?
+		 SFE_ABI_AARCH64_BE : SFE_ABI_AARCH64_LE;
+	t->fixed_ra = g->aarch64 ? 0 : -8;
+	t->big_endian = g->r->big_endian;
+}
+
+/* The FDE entry for f; its FREs are set by the caller. */
+static void fde_init(const struct ofde *f, struct sfe_fde *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->func_start = f->start;
+	e->func_size = (uint32_t)(f->end - f->start);
+	e->pc_type = f->rep ? SFE_PC_MASK : SFE_PC_INC;
+	e->rep_size = f->rep;
+	e->pauth_key_b = f->key_b;
+	e->fde_type = f->flex ? SFE_FDE_FLEX : SFE_FDE_DEFAULT;
+	e->nfres = (uint32_t)f->nrows;
+}
+
+/* Whether the core reads the FDE back as f: its range, rows and type. */
+static int fde_reads_back(struct gen *g, const struct ofde *f,
+			  const struct uw_sframe_fde *fde)
+{
+	if (fde->func_start == f->start &&
+	    fde->func_size == f->end - f->start &&
+	    fde->num_fres == f->nrows &&
+	    fde->pc_type == (f->rep ? UW_SFRAME_PC_MASK : UW_SFRAME_PC_INC))
+		return 0;
+	snprintf(g->err, g->errlen, "internal error: the FDE at %#llx reads"
+		 " back differently", (unsigned long long)f->start);
+	return -1;
+}
+
+/*
+ * Every FRE of the one-FDE table sec gives the row it was made from,
+ * g->rows[0 .. f->nrows).
+ */
+static int rows_read_back(struct gen *g, const struct ofde *f,
+			  const uint8_t *sec, size_t size)
+{
+	struct uw_span span = { sec, size, 0 };
+	struct uw_sframe sf;
+	struct uw_sframe_fde fde;
+	uint32_t off;
+	size_t j;
+	int err = uw_sframe_init(&sf, &span);
+
+	err = err ? err : uw_sframe_fde(&sf, 0, &fde);
+	if (err)
+		goto bad;
+	if (fde_reads_back(g, f, &fde))
+		return -1;
+	off = fde.fre_off;
+	for (j = 0; j < f->nrows; j++) {
+		const struct orow *row = &g->rows[j];
+		struct uw_sframe_fre fre;
+		struct uw_row got, want;
+
+		err = uw_sframe_fre(&sf, &fde, &off, &fre);
+		err = err ? err : uw_sframe_row(&sf, &fde, &fre, &got);
+		if (err)
+			goto bad;
+		expect_row(g, f, row, &want);
+		if (got.flags != want.flags ||
+		    (!(want.flags & UW_ROW_OUTERMOST) &&
+		     (!same_rule(&got.cfa, &want.cfa) ||
+		      !same_rule(&got.ra, &want.ra) ||
+		      !same_rule(&got.fp, &want.fp)))) {
+			snprintf(g->err, g->errlen, "internal error: the row at"
+				 " %#llx reads back differently",
+				 (unsigned long long)(f->rep ? f->start :
+						      row->start));
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	snprintf(g->err, g->errlen, "internal error: an FRE of the FDE at %#llx"
+		 " reads back as %s", (unsigned long long)f->start,
+		 uw_strerror(err));
+	return -1;
+}
+
+/*
+ * The last FDE is complete: encode its rows, as a table of its own that
+ * the core reads back (each FRE must give the row it was made from), and
+ * keep the FREs' bytes for the file's table.  V2 unless the FDE needs V3
+ * (a FLEX row, a start past 2 GiB), as the file's table will be when no
+ * FDE needs V3; the FREs' bytes are the same in both.
+ */
+static void end_fde(struct gen *g, struct ofde *f)
+{
+	struct sfe_table t;
+	struct sfe_fde e;
+	struct sfe_layout lay;
+	uint8_t *sec = NULL;
+	size_t size = 0, lo, hi, j;
+
+	if (g->failed || f->fre_len || g->nrows != f->nrows)
+		return;
+	f->flex = fde_flex(g, f);
+	if (g->capscratch < f->nrows + 1) {
+		g->capscratch = f->nrows + 1;
+		g->scratch = stk_xrealloc(g->scratch, g->capscratch,
+					  sizeof(*g->scratch));
+	}
+	for (j = 0; j < f->nrows; j++) {
+		const struct orow *row = &g->rows[j];
+
+		make_fre(g, row, f->flex, (uint32_t)(f->rep ? row->start :
+			 row->start - f->start), &g->scratch[j]);
+	}
+	table_init(g, &t, f->flex || f->start > INT32_MAX ? 3 : 2);
+	fde_init(f, &e);
+	e.fres = g->scratch;
+	t.nfdes = 1;
+	t.fdes = &e;
+	if (sfe_encode(&t, &sec, &size, &lay, g->err, g->errlen) ||
+	    rows_read_back(g, f, sec, size)) {
+		g->failed = true;
+		goto out;
+	}
+	hi = (size_t)lay.fre_sub + lay.fre_len;
+	lo = f->nrows ? lay.fre_at[0] : hi;
+	f->fre_type = (uint8_t)(sec[lay.fde_at[0] + 16] & 0xf);
+	if (t.version == 3)
+		f->fre_type = (uint8_t)(sec[lay.attr_at[0] + 2] & 0xf);
+	if (g->nfre + (hi - lo) > UINT32_MAX) {
+		snprintf(g->err, g->errlen, "the table's FREs pass 4 GiB");
+		g->failed = true;
+		goto out;
+	}
+	f->fre_off = (uint32_t)g->nfre;
+	f->fre_len = (uint32_t)(hi - lo);
+	while (g->nfre + (hi - lo) > g->capfre) {
+		g->capfre = g->capfre ? 2 * g->capfre : 4096;
+		g->fre = stk_xrealloc(g->fre, g->capfre, 1);
+	}
+	memcpy(g->fre + g->nfre, sec + lo, hi - lo);
+	g->nfre += hi - lo;
+out:
+	sfe_layout_free(&lay);
+	free(sec);
+}
+
 /*
  * Read the section back with the core: it passes the whole-table check
- * (what the kernel module runs before it uses a table), and every FRE
- * gives the row it was made from.
+ * (what the kernel module runs before it uses a table), and every FDE is
+ * the one it was made from (end_fde() checked their rows).
  */
 static int check_table(struct gen *g, const uint8_t *sec, size_t size)
 {
 	struct uw_span span = { sec, size, 0 };
 	struct uw_sframe sf;
 	struct uw_check c;
-	size_t i, j;
+	size_t i;
 	int err = uw_sframe_init(&sf, &span);
 
 	uw_check_start(&c, 0);
@@ -1213,51 +1394,13 @@ static int check_table(struct gen *g, const uint8_t *sec, size_t size)
 		goto bad;
 	}
 	for (i = 0; i < g->nfdes; i++) {
-		const struct ofde *f = &g->fdes[i];
 		struct uw_sframe_fde fde;
-		uint32_t off;
 
 		err = uw_sframe_fde(&sf, (uint32_t)i, &fde);
 		if (err)
 			goto bad;
-		if (fde.func_start != f->start ||
-		    fde.func_size != f->end - f->start ||
-		    fde.num_fres != f->nrows ||
-		    fde.pc_type != (f->rep ? UW_SFRAME_PC_MASK :
-					     UW_SFRAME_PC_INC)) {
-			snprintf(g->err, g->errlen, "internal error: the FDE"
-				 " at %#llx reads back differently",
-				 (unsigned long long)f->start);
+		if (fde_reads_back(g, &g->fdes[i], &fde))
 			return -1;
-		}
-		off = fde.fre_off;
-		for (j = 0; j < f->nrows; j++) {
-			const struct orow *row = &g->rows[f->row0 + j];
-			struct uw_sframe_fre fre;
-			struct uw_row got, want;
-
-			err = uw_sframe_fre(&sf, &fde, &off, &fre);
-			err = err ? err : uw_sframe_row(&sf, &fde, &fre, &got);
-			if (err) {
-				snprintf(g->err, g->errlen, "internal error: an"
-					 " FRE of the FDE at %#llx reads back as"
-					 " %s", (unsigned long long)f->start,
-					 uw_strerror(err));
-				return -1;
-			}
-			expect_row(g, f, row, &want);
-			if (got.flags != want.flags ||
-			    (!(want.flags & UW_ROW_OUTERMOST) &&
-			     (!same_rule(&got.cfa, &want.cfa) ||
-			      !same_rule(&got.ra, &want.ra) ||
-			      !same_rule(&got.fp, &want.fp)))) {
-				snprintf(g->err, g->errlen, "internal error: "
-					 "the row at %#llx reads back differently",
-					 (unsigned long long)(f->rep ?
-					 f->start : row->start));
-				return -1;
-			}
-		}
 	}
 	return 0;
 bad:
@@ -1270,12 +1413,16 @@ static int encode(struct gen *g)
 {
 	struct sg_result *r = g->r;
 	struct sfe_fde *fdes = NULL;
-	struct sfe_fre *fres = NULL;
 	struct sfe_table t;
 	unsigned int version = 2;
-	size_t i, j;
+	size_t i;
 	int ret;
 
+	if (g->nfdes)
+		end_fde(g, &g->fdes[g->nfdes - 1]);
+	g->nrows = 0;
+	if (g->failed)
+		return -1;
 	if (g->nfdes)
 		qsort(g->fdes, g->nfdes, sizeof(*g->fdes), ofde_cmp);
 	for (i = 0; i < g->nfdes; i++) {
@@ -1287,33 +1434,20 @@ static int encode(struct gen *g)
 				 (unsigned long long)f->start);
 			return -1;
 		}
-		if (fde_flex(g, f) || f->start > INT32_MAX)
+		if (f->flex || f->start > INT32_MAX)
 			version = 3;
 	}
 	fdes = stk_xrealloc(NULL, g->nfdes + 1, sizeof(*fdes));
-	fres = stk_xrealloc(NULL, g->nrows + 1, sizeof(*fres));
 	for (i = 0; i < g->nfdes; i++) {
 		const struct ofde *f = &g->fdes[i];
-		bool flex = fde_flex(g, f);
 
-		memset(&fdes[i], 0, sizeof(fdes[i]));
-		fdes[i].func_start = f->start;
-		fdes[i].func_size = (uint32_t)(f->end - f->start);
-		fdes[i].pc_type = f->rep ? SFE_PC_MASK : SFE_PC_INC;
-		fdes[i].rep_size = f->rep;
-		fdes[i].pauth_key_b = f->key_b;
-		fdes[i].fde_type = flex ? SFE_FDE_FLEX : SFE_FDE_DEFAULT;
-		fdes[i].nfres = (uint32_t)f->nrows;
-		fdes[i].fres = &fres[f->row0];
-		for (j = 0; j < f->nrows; j++) {
-			const struct orow *row = &g->rows[f->row0 + j];
-
-			make_fre(g, row, flex, (uint32_t)(f->rep ? row->start :
-					row->start - f->start), &fres[f->row0 + j]);
-		}
+		fde_init(f, &fdes[i]);
+		fdes[i].raw = g->fre + f->fre_off;
+		fdes[i].raw_len = f->fre_len;
+		fdes[i].raw_type = f->fre_type;
 		r->st.desc_bytes += f->end - f->start;
-		r->st.desc_flex += flex ? f->end - f->start : 0;
-		r->st.out_flex += flex;
+		r->st.desc_flex += f->flex ? f->end - f->start : 0;
+		r->st.out_flex += f->flex;
 		r->st.out_mask += !!f->rep;
 		r->st.out_fres += f->nrows;
 		if (!i || f->start < r->text_lo)
@@ -1321,18 +1455,13 @@ static int encode(struct gen *g)
 		if (f->end > r->text_hi)
 			r->text_hi = f->end;
 	}
-	memset(&t, 0, sizeof(t));
-	t.version = (uint8_t)version;
-	t.flags = SFE_F_SORTED | SFE_F_PCREL;
-	t.abi = !g->aarch64 ? SFE_ABI_AMD64_LE : r->big_endian ?
-		SFE_ABI_AARCH64_BE : SFE_ABI_AARCH64_LE;
-	t.fixed_ra = g->aarch64 ? 0 : -8;
-	t.big_endian = r->big_endian;
+	table_init(g, &t, version);
 	t.nfdes = (uint32_t)g->nfdes;
 	t.fdes = fdes;
 	ret = sfe_encode(&t, &r->sec, &r->size, NULL, g->err, g->errlen);
 	free(fdes);
-	free(fres);
+	free(g->fre);
+	g->fre = NULL;
 	if (ret)
 		return -1;
 	r->st.version = version;
@@ -1414,6 +1543,10 @@ static int gather(struct gen *g, struct cfi_sec *secs, struct cfi_list *lists,
 			f->cie = cfi_find_cie(&lists[k], f->f.cie_off);
 			f->order = (int)k;
 		}
+		/* The copies in refs are what is used from now on. */
+		free(lists[k].fdes);
+		lists[k].fdes = NULL;
+		lists[k].nfdes = 0;
 	}
 	if (*nrefs)
 		qsort(*refs, *nrefs, sizeof(**refs), ref_cmp);
@@ -1460,12 +1593,27 @@ static void convert_fdes(struct gen *g, const struct fde_ref *refs,
 	}
 }
 
-int sg_convert(Elf *elf, struct sg_result *r, char *err, size_t errlen)
+static void free_cfi(struct cfi_sec *secs, struct cfi_list *lists,
+		     size_t *nsec, struct fde_ref **refs)
+{
+	size_t k;
+
+	for (k = 0; k < *nsec; k++) {
+		cfi_list_free(&lists[k]);
+		cfi_sec_close(&secs[k]);
+	}
+	*nsec = 0;
+	free(*refs);
+	*refs = NULL;
+}
+
+int sg_convert(Elf *elf, unsigned int flags, struct sg_result *r, char *err,
+	       size_t errlen)
 {
 	struct cfi_sec secs[2];
 	struct cfi_list lists[2];
 	struct fde_ref *refs = NULL;
-	size_t nsec = 0, nrefs = 0, k;
+	size_t nsec = 0, nrefs = 0;
 	struct gen g;
 	int ret = -1;
 
@@ -1496,25 +1644,30 @@ int sg_convert(Elf *elf, struct sg_result *r, char *err, size_t errlen)
 		goto out;
 	convert_fdes(&g, refs, nrefs);
 	a64_plt(&g);
-	find_nocfi(&g);
-	count_syms(&g, SHT_SYMTAB);
-	if (!r->st.syms)
-		count_syms(&g, SHT_DYNSYM);
+	if (!(flags & SG_TABLE_ONLY)) {
+		find_nocfi(&g);
+		count_syms(&g, SHT_SYMTAB);
+		if (!r->st.syms)
+			count_syms(&g, SHT_DYNSYM);
+	}
 	if (!nsec && !g.nfdes) {
 		snprintf(err, errlen, "no DWARF CFI (.eh_frame or .debug_frame)");
 		ret = 1;
 		goto out;
 	}
+	/* What the CFI needed is no longer: the table is made without it. */
+	free_cfi(secs, lists, &nsec, &refs);
+	free(g.done);
+	g.done = NULL;
+	g.ndone = 0;
 	ret = encode(&g);
 out:
-	for (k = 0; k < nsec; k++) {
-		cfi_list_free(&lists[k]);
-		cfi_sec_close(&secs[k]);
-	}
-	free(refs);
+	free_cfi(secs, lists, &nsec, &refs);
 	free(g.text);
 	free(g.fdes);
 	free(g.rows);
+	free(g.fre);
+	free(g.scratch);
 	free(g.done);
 	if (ret < 0)
 		sg_result_free(r);

@@ -76,8 +76,18 @@ struct sg_result {
  * them.  Rows SFrame cannot express are left out (and counted), never
  * approximated.  Returns 0; 1 when the file has no CFI (r->st still
  * counts its text); -1 on an error, with a message in err.
+ *
+ * flags SG_TABLE_ONLY: the table, its range and the gaps, but not what
+ * only the coverage report needs (r->nocfi, and the counts of text
+ * without CFI, padding and symbols in r->st), which reads the bytes
+ * between functions, and so every page of the text, and the symbol
+ * tables.  What installs a table (uwind agent, --install) or walks with
+ * it sets it.
  */
-int sg_convert(Elf *elf, struct sg_result *r, char *err, size_t errlen);
+#define SG_TABLE_ONLY	0x1
+
+int sg_convert(Elf *elf, unsigned int flags, struct sg_result *r, char *err,
+	       size_t errlen);
 void sg_result_free(struct sg_result *r);
 
 #endif

@@ -567,7 +567,7 @@ static int convert_cfi(struct stk_target *t, struct stk_file *f)
 
 	if (t->arch != UW_ARCH_X86_64 && t->arch != UW_ARCH_AARCH64)
 		return 1;
-	ret = sg_convert(f->elf, &r, err, sizeof(err));
+	ret = sg_convert(f->elf, SG_TABLE_ONLY, &r, err, sizeof(err));
 	if (ret) {
 		if (ret > 0)
 			sg_result_free(&r);

@@ -43,6 +43,8 @@ $(call uw_test,sh selftests/sfconv/stock.sh $(O),san,$(TOOL) \
 $(call uw_test,sh selftests/sfconv/mutate.sh $(O) $(if $(SAN),30),san,\
 	$(TOOL) $(SFC_DIR)/sfmutate)
 $(call uw_test,sh selftests/sfconv/install.sh $(O),san,$(TOOL) $(SFC_DIR)/crash)
+# Not under ASan, which makes the memory it measures.
+$(call uw_test,sh selftests/sfconv/memory.sh $(O),,$(TOOL))
 # The same from a build directory under a 0700 directory (a private clone).
 $(call uw_test,sh selftests/sfconv/private.sh $(O),,$(TOOL) $(SFC_DIR)/crash)
 

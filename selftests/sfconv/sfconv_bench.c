@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < runs; i++) {
 		t0 = now_ns();
-		if (sg_convert(elf, &r, err, sizeof(err))) {
+		if (sg_convert(elf, 0, &r, err, sizeof(err))) {
 			fprintf(stderr, "sfconv_bench: %s\n", err);
 			return 1;
 		}
