@@ -62,7 +62,8 @@ struct sfe_fde {
 	 * Or, when raw is not NULL, the nfres FREs already encoded
 	 * (raw_len bytes, starts of width raw_type, SFE_FRE_ADDR*), copied
 	 * as they are: a caller that encodes one function at a time keeps
-	 * the bytes, not the FREs.
+	 * the bytes, not the FREs.  The layout's fre_at is not filled for
+	 * them.
 	 */
 	const uint8_t *raw;
 	uint32_t raw_len;
