@@ -160,11 +160,11 @@ static int uwk_charge_once(struct uwk_kfile *kf, kuid_t uid, size_t len,
 
 	mutex_lock(&uwk_users_lock);
 	u = system ? &uwk_system_pool : uwk_kuser_find(uid);
-	if (atomic_long_read(&uwk_table_bytes) + len > uwk_total_limit())
+	if (atomic_long_read(&uwk_table_bytes) + len > uwk_total_limit()) {
 		ret = UWK_KF_OVER;
-	else if (!system && (u ? u->bytes : 0) + len > uwk_user_limit())
+	} else if (!system && (u ? u->bytes : 0) + len > uwk_user_limit()) {
 		ret = UWK_KF_OVER_USER;
-	else if (!u) {
+	} else if (!u) {
 		u = kzalloc(sizeof(*u), GFP_KERNEL);
 		if (u) {
 			u->uid = uid;

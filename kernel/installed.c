@@ -457,7 +457,7 @@ static u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end)
  * or unload.  The cache holds a reference to it.  Task context.
  */
 static struct {
-	struct mutex lock;
+	struct mutex lock;	/* the fields below */
 	const void *key;
 	u64 size;
 	unsigned long gen;

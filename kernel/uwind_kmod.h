@@ -219,7 +219,8 @@ struct uwk_inst {
 
 extern atomic_long_t uwk_inst_generation;
 
-static inline unsigned long uwk_inst_gen(void)		/* any context */
+/* Any context. */
+static inline unsigned long uwk_inst_gen(void)
 {
 	return atomic_long_read(&uwk_inst_generation);
 }
