@@ -119,6 +119,67 @@ $(KA_OUT)/memloop32: selftests/kernel/memloop.c selftests/kernel/now.h
 	@mkdir -p $(dir $@)
 	$(KA_CC32) $(KT_WARN) -o $@ $<
 
+# The uwind tool for AArch64, for the guest's own conversions (uwind
+# agent, uwind sframe): the tool's and the core's sources built as the
+# Makefile builds $(TOOL), linked with the arm64 libdw and libelf of
+# scripts/deps-arm64.sh's sysroot, which the guest loads.  elfutils'
+# headers are the host's (libelf-dev, libdw-dev: they hold nothing
+# architecture-specific), copied alone into a directory of their own so
+# that the cross compiler never reads the rest of /usr/include; they may
+# not be newer than the sysroot's libraries.  KA_SYSROOT names another
+# arm64 userland with libdw and libelf (a suite's, in its chroot:
+# /uwind/arm64/sysroot, scripts/suite-root.sh).  Not built by build-all;
+# once built, kernel-arm64.sh gives it to the guest (as everything in
+# $(KA_A64)), at /root/uwind:
+#
+#   make $(O)/selftests/kernel-arm64/a64/uwind
+KA_TOOL := $(KA_A64)/uwind
+KA_TD := $(KA_OUT)/tool
+KA_TINC := $(KA_TD)/include
+KA_EU_HDRS := libelf.h gelf.h nlist.h dwarf.h elfutils
+KA_TOOL_OBJS := $(TOOL_SRCS:scripts/uwind/%.c=$(KA_TD)/%.o)
+KA_TLIB_OBJS := $(LIB_SRCS:lib/%.c=$(KA_TD)/lib/%.o)
+KA_TLIB := $(KA_TD)/libuwind.a
+KA_SYSROOT ?=
+
+$(KA_TINC)/.copied: $(KA_EU_HDRS:%=/usr/include/%)
+	@rm -rf $(dir $@)
+	@mkdir -p $(dir $@)
+	cp -R $^ $(dir $@)
+	@touch $@
+
+$(KA_TD)/lib/%.o: lib/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(KA_CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(KA_TLIB): $(KA_TLIB_OBJS)
+	@rm -f $@
+	aarch64-linux-gnu-ar rcs $@ $^
+
+$(KA_TD)/%.o: scripts/uwind/%.c $(wildcard scripts/uwind/*.h) $(LIB_HDRS) \
+		$(KA_TINC)/.copied
+	@mkdir -p $(dir $@)
+	$(KA_CC) $(HOST_CFLAGS) -isystem $(KA_TINC) -c $< -o $@
+
+$(KA_TD)/main.o: HOST_CFLAGS += -DUWIND_VERSION='"$(UWIND_VERSION)"'
+$(KA_TD)/main.o: Makefile
+
+$(KA_TOOL): $(KA_TOOL_OBJS) $(KA_TLIB) scripts/deps-arm64.sh
+	@mkdir -p $(dir $@)
+	r=$(or $(KA_SYSROOT),$$(sh scripts/deps-arm64.sh -q)) && \
+	l=$$r/usr/lib/aarch64-linux-gnu && \
+	v=$$(ls $$l/libdw-0.*.so | sed -n 's/.*libdw-0\.\([0-9]*\)\.so$$/\1/p') && \
+	h=$$(sed -n 's/^#define _ELFUTILS_VERSION[	 ][	 ]*\([0-9][0-9]*\)$$/\1/p' \
+		$(KA_TINC)/elfutils/version.h) && \
+	if [ -z "$$v" ] || [ -z "$$h" ] || [ "$$h" -gt "$$v" ]; then \
+		echo "$@: elfutils headers $$h, $$l's libdw 0.$${v:-?}:" \
+			"the headers may not be newer" >&2; \
+		exit 1; \
+	fi && \
+	$(KA_CC) -o $@ $(KA_TOOL_OBJS) $(KA_TLIB) -L$$l \
+		-Wl,-rpath-link,$$r/lib/aarch64-linux-gnu:$$l \
+		-l:libelf.so.1 -l:libdw.so.1
+
 KA_PROGS := $(KA_A64)/.built $(KA_OUT)/leaf-pac $(KA_OUT)/leaf-fppac \
 	$(KA_OUT)/sig-a64 $(KA_OUT)/leaf-t32 $(KA_OUT)/leaf-t32bad \
 	$(KA_OUT)/leaf-mix $(KA_OUT)/sig-t32 $(KA_OUT)/chain-t32fp \
