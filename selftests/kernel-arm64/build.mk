@@ -128,12 +128,11 @@ $(KA_OUT)/memloop32: selftests/kernel/memloop.c selftests/kernel/now.h
 # that the cross compiler never reads the rest of /usr/include; they may
 # not be newer than the sysroot's libraries.  KA_SYSROOT names another
 # arm64 userland with libdw and libelf (a suite's, in its chroot:
-# /uwind/arm64/sysroot, scripts/suite-root.sh).  Not built by build-all;
-# once built, kernel-arm64.sh gives it to the guest (as everything in
-# $(KA_A64)), at /root/uwind:
-#
-#   make $(O)/selftests/kernel-arm64/a64/uwind
-KA_TOOL := $(KA_A64)/uwind
+# /uwind/arm64/sysroot, scripts/suite-root.sh).  Built here once, against
+# Debian 12's (the oldest), it runs in every arm64 guest of the matrix,
+# as the x86-64 tool does in the x86-64 ones: kernel-arm64.sh puts it at
+# /usr/bin/uwind.
+KA_TOOL := $(KA_OUT)/uwind
 KA_TD := $(KA_OUT)/tool
 KA_TINC := $(KA_TD)/include
 KA_EU_HDRS := libelf.h gelf.h nlist.h dwarf.h elfutils
@@ -180,6 +179,16 @@ $(KA_TOOL): $(KA_TOOL_OBJS) $(KA_TLIB) scripts/deps-arm64.sh
 		-Wl,-rpath-link,$$r/lib/aarch64-linux-gnu:$$l \
 		-l:libelf.so.1 -l:libdw.so.1
 
+# hot-qsort for the agent's container, with its loader and C library
+# under /ctr: kernel-arm64.sh brings another Debian release's (as
+# selftests/kernel/build.mk's hot-ct for x86-64).  Built here only, with
+# the oldest C library of the matrix, so that it runs with any release's.
+KA_CT := $(KA_OUT)/hot-ct
+$(KA_CT): selftests/kernel/hot.c selftests/kernel/now.h
+	@mkdir -p $(dir $@)
+	$(KA_CC) $(KT_WARN) -DHOT_QSORT -o $@ $< \
+		-Wl,--dynamic-linker=/ctr/ld-linux-aarch64.so.1 -Wl,-rpath,/ctr
+
 KA_PROGS := $(KA_A64)/.built $(KA_OUT)/leaf-pac $(KA_OUT)/leaf-fppac \
 	$(KA_OUT)/sig-a64 $(KA_OUT)/leaf-t32 $(KA_OUT)/leaf-t32bad \
 	$(KA_OUT)/leaf-mix $(KA_OUT)/sig-t32 $(KA_OUT)/chain-t32fp \
@@ -188,7 +197,7 @@ kernel-arm64-progs: $(KA_PROGS)
 
 KA_TEST := sh selftests/kernel-arm64/kernel-arm64.sh $(O)
 
-kernel-arm64-tests: $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
+kernel-arm64-tests: $(KMOD_ARM64) $(KA_PROGS) $(KA_TOOL) $(KA_CT) $(TOOL)
 	@sh scripts/run-tests.sh "$(KA_TEST)"
 
 # make check runs it as a target of the kernel matrix

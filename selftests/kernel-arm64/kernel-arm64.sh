@@ -53,7 +53,8 @@ progs32="leaf-t32 leaf-t32bad leaf-mix sig-t32 chain-t32fp memloop32"
 progs64="leaf-pac leaf-fppac sig-a64 hot-oss"
 missing=""
 for f in "$ko" "$a64/.built" "$a64/leaf-sf" "$a64/leaf-fp" "$a64/lib" \
-    "$ka/lib32/libuwfp32.so"; do
+    "$ka/lib32/libuwfp32.so" "$O/selftests/kernel-arm64/uwind" \
+    "$O/selftests/kernel-arm64/hot-ct"; do
 	[ -e "$f" ] || missing="$missing $f"
 done
 for p in $progs32 $progs64; do
@@ -212,10 +213,64 @@ done
 [ $r -eq 0 ] && echo "$out" | grep -q "^uwind: $# installed"
 check $? "uwind sframe --install --dir: tables for hot-mem, hot-oss (plain -O2, no SFrame) and their $(($# - 2)) libraries"
 
+# The agent's part (selftests/kernel/guest-agent.sh): the AArch64 uwind
+# (built here against Debian 12's libraries, run with the guest's), the
+# call sites of the programs it runs (hot.ret: the guest's libraries and
+# vDSO too), and its container: hot-ct with another Debian release's
+# loader and C library (Debian 13's for Debian 12's kernel, Debian 12's
+# for the others) and their call sites, in one archive the guest unpacks.
+ha=$O/selftests/kernel-arm64
+# in_sys ROOT PATH: the file that PATH is inside ROOT, its links followed
+# inside ROOT (absolute ones too).
+in_sys()
+{
+	_p=$1$2
+	_n=0
+	while [ -L "$_p" ] && [ $_n -lt 16 ]; do
+		_l=$(readlink "$_p")
+		case $_l in
+		/*) _p=$1$_l ;;
+		*) _p=$(dirname "$_p")/$_l ;;
+		esac
+		_n=$((_n + 1))
+	done
+	echo "$_p"
+}
+ct=$ka/ct
+rm -rf "$ct"
+mkdir -p "$ct"
+if [ "$suite" = "$host" ]; then
+	ctrel=trixie
+	ctroot=$(sh "$top/scripts/suite-root.sh" -q trixie 2>"$ka/ct-root.log") &&
+		ctroot=$ctroot/uwind/arm64/sysroot
+else
+	ctrel=$host
+	ctroot=$(sh "$top/scripts/deps-arm64.sh" -q 2>"$ka/ct-root.log")
+fi
+r=$?
+[ $r -eq 0 ] &&
+	sh "$top/selftests/kernel/retaddrs.sh" -a aarch64 -r "$UWIND_SYSROOT" \
+		-k "$UWIND_VMLINUZ" "$a64/hot-qsort" "$a64/hot-plug" \
+		"$a64/lib/libuwplug.so" > "$ka/hot.ret" &&
+	cp "$ha/hot-ct" "$ct/hot-ct" &&
+	cp "$(in_sys "$ctroot" /lib/aarch64-linux-gnu/libc.so.6)" "$ct/libc.so.6" &&
+	cp "$(in_sys "$ctroot" /lib/ld-linux-aarch64.so.1)" "$ct/ld-linux-aarch64.so.1" &&
+	echo "$ctrel" > "$ct/release" &&
+	sh "$top/selftests/kernel/retaddrs.sh" -a aarch64 \
+		-f "$ct/hot-ct=/ctr/hot-ct" -f "$ct/libc.so.6=/ctr/libc.so.6" \
+		-i "$ct/ld-linux-aarch64.so.1=/ctr/ld-linux-aarch64.so.1" \
+		> "$ct/ct.ret" &&
+	(cd "$ct" && tar -cf ctr.tar hot-ct libc.so.6 ld-linux-aarch64.so.1 \
+		release ct.ret) &&
+	[ -x "$ha/uwind" ] && grep -q '^VDSO ' "$ka/hot.ret"
+check $? "the agent's files: uwind for AArch64, the call sites of its programs, its libraries and vDSO, and its container (hot-ct with Debian $ctrel's ld.so and libc)"
+
 # Everything for the guest: the AArch64 builds of the kernel tests'
 # programs at /root (their libraries at /root/lib), this stage's, the
 # installed tables, and the kernel tests' scripts.
-set --
+set -- "$ha/uwind:/usr/bin/uwind" "$ka/hot.ret:/root/hot.ret" \
+	"$ct/ctr.tar:/root/ctr.tar" \
+	"$top/selftests/kernel/inst-chains.awk:/root/inst-chains.awk"
 for f in "$a64"/*; do
 	case ${f##*/} in
 	lib | sframe-corrupt | *.tmp) continue ;;

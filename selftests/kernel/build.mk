@@ -274,9 +274,10 @@ kernel-tests: $(KMOD) $(KT_PROGS) $(KT_CT)
 # with the programs built here, the other releases' with their own.
 KT_MATRIX := sh selftests/kernel/matrix.sh $(O)
 
-kernel-matrix: $(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(TOOL)
+kernel-matrix: $(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) \
+		$(KA_TOOL) $(KA_CT) $(TOOL)
 	@sh scripts/run-tests.sh "$(KT_MATRIX)"
 
-$(call uw_test,$(KT_MATRIX),,$(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(TOOL))
+$(call uw_test,$(KT_MATRIX),,$(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(KA_TOOL) $(KA_CT) $(TOOL))
 
 endif

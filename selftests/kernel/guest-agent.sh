@@ -33,7 +33,7 @@ AG_FIRST_MS=${AG_FIRST_MS:-2000}
 # README states).
 AG_FLOOD_FIRST_MS=${AG_FLOOD_FIRST_MS:-5000}
 AG_GOOD=${AG_GOOD:-95}
-AG_MS=${AG_MS:-1500}			# each program's run
+AG_MS=${AG_MS:-$((1500 * ${UW_SLOW:-1}))}	# each program's run (UW_SLOW: arm64)
 AG_LOG=$T/agent.log
 AG_STORE=/var/lib/uwind/build-id
 AG=/tmp/ag
@@ -200,10 +200,11 @@ t_agent_plugin()
 # only the mapping to go by).
 t_agent_container()
 {
-	cp /root/ctr-src/hot-ct /root/ctr-src/libc.so.6 \
-		/root/ctr-src/ld-linux-x86-64.so.2 /ctr/
+	# hot-ct, libc.so.6 and the machine's loader (ld-linux-*.so.*).
+	_ctf=$(ls /root/ctr-src/hot-ct /root/ctr-src/*.so.*)
+	cp $_ctf /ctr/
 	rec "$T/ag-d.data" -- unshare -m sh -c "mount -t tmpfs tmpfs /ctr &&
-		cp /root/ctr-src/hot-ct /root/ctr-src/libc.so.6 /root/ctr-src/ld-linux-x86-64.so.2 /ctr/ &&
+		cp $(echo $_ctf) /ctr/ &&
 		exec /ctr/hot-ct $AG_MS"
 	ag_ret
 	ag_judge "a process in another mount namespace, with Debian $(cat /root/ctr-src/release)'s ld.so and libc" \

@@ -41,6 +41,8 @@
 #   the libraries the process has just mapped (the first load of
 #   libstdc++'s table takes about 40 ms under TCG);
 # - counted apart when its innermost frame is in the vDSO ("vdso").
+# On arm64 the frame perf script inserts after the leaf is dropped first
+# (drop_inserted()).
 # Prints to D.n "COMM SAMPLES STARTUP FULL VDSO VDSO_FULL EARLY EARLY_MS"
 # per COMM of SPINES (SAMPLES: those counted; EARLY_MS: from the first
 # sample past start-up to the first full one, the longest over the
@@ -141,11 +143,51 @@ function has_dso(d,   i) {
 	return 0
 }
 
+# The value of hex digits x (mawk has no strtonum).
+function hexv(x,   i, v) {
+	v = 0
+	for (i = 1; i <= length(x); i++)
+		v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+	return v
+}
+
+# hex digits x plus one.
+function hexinc(x,   i, d) {
+	for (i = length(x); i > 0; i--) {
+		d = index("0123456789abcdef", substr(x, i, 1))
+		if (d < 16)
+			return substr(x, 1, i - 1) substr("123456789abcdef", d, 1) \
+			    substr("0000000000000000", 1, length(x) - i)
+	}
+	return "1" substr("0000000000000000", 1, length(x))
+}
+
+# arm64: the entry perf script inserts after the leaf, the caller it
+# found from the sampled link register (selftests/kernel/guest-lib.sh,
+# chains()): lr - 1, one below a return address (no two return addresses
+# are a byte apart: no kernel's entry is one), which may be the kernel's
+# next entry or, when lr was stale or the kernel's walker found the
+# caller elsewhere, not; or lr with its pointer-authentication code
+# still in (above 48 bits).  Not the kernel's: dropped.
+function drop_inserted(   i) {
+	if (nfr < 3 || !(((dso[2] " " hexinc(addr[2])) in ret) ||
+	    (dso[2] == dso[3] && hexv(addr[2]) + 1 == hexv(addr[3])) ||
+	    length(addr[2]) > 12))
+		return
+	for (i = 2; i < nfr; i++) {
+		addr[i] = addr[i + 1]
+		sym[i] = sym[i + 1]
+		dso[i] = dso[i + 1]
+	}
+	nfr--
+}
+
 function flush(   i, prog, d, sites, ok, chain, ours, vd) {
 	if (comm == "" || !(comm in spine) || nfr == 0) {
 		comm = ""
 		return
 	}
+	drop_inserted()
 	prog = path_of[comm]
 	sites = 1
 	ours = 0

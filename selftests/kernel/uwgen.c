@@ -34,10 +34,24 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * The machine's CIE rules (junk): code alignment, return address column,
+ * the CFA at the call and where the return address is then.
+ */
 #if defined(__x86_64__)
 #define MACHINE	EM_X86_64
+#define CIE_RULES \
+	1, 0x78, 16,			/* code 1, data -8, RA rip (16) */ \
+	1, 0x1b,			/* aug: pcrel|sdata4 */ \
+	0x0c, 7, 8,			/* def_cfa rsp+8 */ \
+	0x90, 1			/* offset rip at cfa-8 */
 #elif defined(__aarch64__)
 #define MACHINE	EM_AARCH64
+#define CIE_RULES \
+	4, 0x78, 30,			/* code 4, data -8, RA x30 */ \
+	1, 0x1b,			/* aug: pcrel|sdata4 */ \
+	0x0c, 31, 0,			/* def_cfa sp+0 */ \
+	0x9e, 1			/* offset x30 at cfa-8 */
 #else
 #error "uwgen: x86-64 and AArch64 only"
 #endif
@@ -145,10 +159,8 @@ static size_t make_cfi(uint8_t *q, size_t size, uint64_t cfi_addr,
 	static const uint8_t cie[] = {
 		0x14, 0, 0, 0, 0, 0, 0, 0,	/* length 20, CIE id 0 */
 		1, 'z', 'R', 0,			/* version 1, "zR" */
-		1, 0x78, 16,			/* code 1, data -8, RA 16 */
-		1, 0x1b,			/* aug: pcrel|sdata4 */
-		0x0c, 7, 8,			/* def_cfa rsp+8 */
-		0x90, 1, 0, 0,			/* offset r16 at cfa-8, pad */
+		CIE_RULES,
+		0, 0,				/* pad */
 	};
 	size_t o = sizeof(cie), len, i;
 	int32_t pc;
