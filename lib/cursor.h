@@ -61,6 +61,7 @@ struct uwi_step {
 	bool ra_in_reg;			/* the return address came from a
 					 * register: an unchanged sp is
 					 * progress */
+	bool sp_guess;			/* uwi_sp_guessed() */
 	uint8_t cm_thread;		/* Cortex-M: thread mode reached */
 	bool sig_other;			/* the code at pc was read: no
 					 * sigreturn trampoline */

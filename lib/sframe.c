@@ -1070,6 +1070,8 @@ int uwi_sframe_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 		uwi_cache_row(e, row, &a->info, (uint8_t)cfg->arch);
 		uwi_cache_tag(cur, e, UW_SRC_SFRAME, (uint8_t)row->flags);
 	}
+	if (s->step.sp_guess)
+		uwi_row_at_record(&s->scratch.row, &a->info);
 	return uwi_apply_row(cur, cfg, a, row);
 }
 

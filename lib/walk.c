@@ -312,7 +312,8 @@ int uwi_apply_row(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 
 /*
  * Frame records: [fp] = caller's fp, [fp + word] = return address, read
- * with one call of the accessor.
+ * with one call of the accessor; the caller's sp fp + 2 words (on
+ * AArch64 a guess: uwi_sp_guessed()).
  */
 static int fp_pair_step(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 			const struct uwi_arch *a)
@@ -524,7 +525,8 @@ static int phase_tables(struct uw_cursor *cur, const struct uw_walk_cfg *cfg,
 	mod = &cfg->mods[cur->module];
 	st->hit = NULL;
 	st->fill = NULL;
-	if (UW_HAS_CACHE && cfg->cache && mod->cache_id) {
+	/* uwi_sp_guessed(): the table's row, for uwi_row_at_record(). */
+	if (UW_HAS_CACHE && cfg->cache && mod->cache_id && !st->sp_guess) {
 		ret = cache_probe(cur, cfg, a, mod);
 		if (ret != UWI_NEXT || !st->fill)
 			return ret;	/* the cache's answer */
@@ -668,6 +670,7 @@ static int step_begin(struct uw_cursor *cur, const struct uwi_arch *a)
 	    !uw_reg_get(&cur->regs, a->info.sp, &st->sp))
 		return UW_EREG;
 	exact = uwi_pc_exact(cur->depth, cur->flags);
+	st->sp_guess = uwi_sp_guessed(cur, a);
 	cur->flags = 0;
 	cur->source = UW_SRC_NONE;
 	st->ra_in_reg = false;

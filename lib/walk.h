@@ -99,6 +99,49 @@ static uwi_always_inline bool uwi_pc_exact(uint32_t depth, uint8_t flags)
 }
 
 /*
+ * Rule: the cursor's frame was reached by a frame-record step (its
+ * source, until the next step begins, is UW_SRC_FP) on an architecture
+ * whose [fp], [fp + word] records do not give the caller's sp: one with
+ * a link register, whose calls push nothing.  x86's do: the record is
+ * pushed where the call left its return address, so the caller's sp is
+ * the record's address plus two words.  AArch64's do not: GCC stores the
+ * record at the bottom of a frame, its locals above it, so the record's
+ * address plus 16 is the caller's sp only for a 16-byte frame.  Such a
+ * frame's sp is a guess (the SFrame loop does not take the frame), and
+ * a table row based on sp would read the wrong slots when the callee's
+ * frame was larger: see uwi_row_at_record().
+ */
+static uwi_always_inline bool uwi_sp_guessed(const struct uw_cursor *cur,
+					     const struct uwi_arch *a)
+{
+	return cur->source == UW_SRC_FP && a->fp_kind == UWI_FP_PAIR &&
+	       a->info.has_lr;
+}
+
+/*
+ * Rule: in a frame whose sp is a guess (uwi_sp_guessed()), a row with
+ * the CFA at sp + N that saves a frame record (the caller's fp at
+ * CFA + k, the return address above it) has its CFA at fp - k: the
+ * frame's fp, which the callee's record gave exactly, points at that
+ * record (AAPCS64 frame chains; GCC's prologue "stp x29, x30, [sp, -N]!;
+ * mov x29, sp").  A row based on fp needs no sp, and any other is
+ * applied at the guess, right when the callee's frame was 16 bytes.
+ * The row is rewritten so (the table's, looked up for the step without
+ * the cache).
+ */
+static uwi_always_inline void uwi_row_at_record(struct uw_row *row,
+						const struct uw_arch_info *ai)
+{
+	if (row->cfa.kind == UW_RULE_REG_OFF && row->cfa.reg == ai->sp &&
+	    row->ra.kind == UW_RULE_CFA_OFF &&
+	    row->fp.kind == UW_RULE_CFA_OFF && row->fp.off < 0 &&
+	    (int64_t)row->ra.off == (int64_t)row->fp.off + ai->ptr_size) {
+		row->cfa.reg = (uint8_t)ai->fp;
+		row->cfa.off = -row->fp.off;
+	}
+}
+
+/*
  * Rule: the address a frame's tables are searched for: its code address,
  * less 1 for a return address (inside the call rather than after it: a
  * call may be the last instruction of a function).

@@ -577,7 +577,9 @@ static uwi_always_inline size_t sframe_loop(struct uw_cursor *cur,
 	int64_t cfa_off, pair_off;
 	uint32_t tag;
 
-	if (fr >= fend || !sf_init(v, cur, cfg, a, direct))
+	/* uwi_sp_guessed(): the general step takes the frame. */
+	if (fr >= fend || uwi_sp_guessed(cur, a) ||
+	    !sf_init(v, cur, cfg, a, direct))
 		return 0;
 	sp = regs->r[a->info.sp];
 	fp = regs->r[a->info.fp];

@@ -865,6 +865,125 @@ static void test_fp_pac(void)
 	   (unsigned long long)(n > 1 ? fr[1].pc : 0));
 }
 
+/*
+ * AArch64: a function without tables (A: a frame of 64 bytes, its frame
+ * record at the bottom) called by one with an SFrame row based on sp (f:
+ * CFA = sp + 48, its record at CFA - 48, as GCC lays frames out).  The
+ * record step from A gives f's pc and fp, but not its sp (A's record +
+ * 16 is 48 bytes short of it): applying f's row there read f's caller
+ * from A's locals.  The row's CFA is taken from f's fp, which points at
+ * the record the row saves (uwi_row_at_record()).  On x86-64 a record
+ * gives the caller's sp, and f's row is applied at it.
+ */
+static void test_record_then_row(void)
+{
+	static const struct sfe_fre f_rows[] = {
+		FS(0, 0), FS(4, 48, -40, -48),
+	};
+	static const struct sfe_fde fdes[] = {
+		{ .func_start = 0x401000, .func_size = 0x100, FRES(f_rows) },
+	};
+	const struct sfe_table t = {
+		.version = 2, .flags = SFE_F_SORTED,
+		.abi = SFE_ABI_AARCH64_LE, .addr = 0x600000,
+		.nfdes = ARRAY_SIZE(fdes), .fdes = fdes,
+	};
+	static struct image im = { .base = 0x7fe000 };
+	struct uw_module mods[2] = {
+		{ .start = 0x401000, .end = 0x402000 },
+		{ .start = 0x500000, .end = 0x501000 },
+	};
+	struct uw_walk_cfg cfg = {
+		.arch = UW_ARCH_AARCH64, .mods = mods, .nmods = 2,
+		.mem = { image_read, &im },
+	};
+	struct uw_regs regs = { .valid = 0 };
+	struct uw_frame fr[8];
+	struct uw_walk_result res;
+	struct uw_cursor cur;
+	struct sec s;
+	size_t n;
+
+	if (!sec_build(&s, &t)) {
+		ok(false, "record then row: table");
+		return;
+	}
+	mods[0].sframe = &s.sf;
+	memset(im.bytes, 0, sizeof(im.bytes));
+	/* A's frame [0x7ff000, 0x7ff040): its record, then locals. */
+	poke(&im, 0x7ff000, 8, 0x7ff040);	/* f's x29: f's record */
+	poke(&im, 0x7ff008, 8, 0x401040);	/* into f */
+	poke(&im, 0x7ff010, 8, 0x7ff300);	/* A's locals, where f's */
+	poke(&im, 0x7ff018, 8, 0x4dead0);	/* row would look at sp 0x7ff010 */
+	/* f's frame [0x7ff040, 0x7ff070): its record, then locals. */
+	poke(&im, 0x7ff040, 8, 0);		/* the outermost */
+	poke(&im, 0x7ff048, 8, 0x401f00);	/* into main, no row */
+	uw_reg_set(&regs, UW_AARCH64_PC, 0x500100);
+	uw_reg_set(&regs, UW_AARCH64_SP, 0x7ff000);
+	uw_reg_set(&regs, UW_AARCH64_X29, 0x7ff000);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 8, &res);
+	ok(n == 3 && fr[0].source == UW_SRC_FP && fr[1].pc == 0x401040 &&
+	   fr[1].source == UW_SRC_SFRAME && fr[1].cfa == 0x7ff070 &&
+	   fr[2].pc == 0x401f00 && fr[2].sp == 0x7ff070,
+	   "AArch64: after a frame-record step, an sp-based row saving a record applied at the CFA fp gives (%zu frames, %#llx, %#llx, %s)",
+	   n, (unsigned long long)(n > 1 ? fr[1].pc : 0),
+	   (unsigned long long)(n > 2 ? fr[2].pc : 0),
+	   n > 1 ? uw_source_name(fr[1].source) : "-");
+	sec_free(&s);
+}
+
+/* x86-64: the record gives the caller's sp, and its row is used. */
+static void test_record_then_row_x86(void)
+{
+	static const struct sfe_fre f_rows[] = {
+		FS(0, 8), FS(4, 16, -16),
+	};
+	static const struct sfe_fde fdes[] = {
+		{ .func_start = 0x401000, .func_size = 0x100, FRES(f_rows) },
+	};
+	const struct sfe_table t = {
+		.version = 2, .flags = SFE_F_SORTED, .fixed_ra = -8,
+		.abi = SFE_ABI_AMD64_LE, .addr = 0x600000,
+		.nfdes = ARRAY_SIZE(fdes), .fdes = fdes,
+	};
+	static struct image im = { .base = 0x7fe000 };
+	struct uw_module mods[2] = {
+		{ .start = 0x401000, .end = 0x402000 },
+		{ .start = 0x500000, .end = 0x501000 },
+	};
+	struct uw_walk_cfg cfg = {
+		.arch = UW_ARCH_X86_64, .mods = mods, .nmods = 2,
+		.mem = { image_read, &im },
+	};
+	struct uw_regs regs = { .valid = 0 };
+	struct uw_frame fr[8];
+	struct uw_walk_result res;
+	struct uw_cursor cur;
+	struct sec s;
+	size_t n;
+
+	if (!sec_build(&s, &t)) {
+		ok(false, "record then row, x86-64: table");
+		return;
+	}
+	mods[0].sframe = &s.sf;
+	memset(im.bytes, 0, sizeof(im.bytes));
+	poke(&im, 0x7ff000, 8, 0x7ff100);	/* A's record: a caller's rbp */
+	poke(&im, 0x7ff008, 8, 0x401040);	/* into f */
+	poke(&im, 0x7ff010, 8, 0);		/* f's: the outermost rbp */
+	poke(&im, 0x7ff018, 8, 0x401f00);	/* into main, no row */
+	uw_reg_set(&regs, UW_X86_64_RIP, 0x500100);
+	uw_reg_set(&regs, UW_X86_64_RSP, 0x7feff0);
+	uw_reg_set(&regs, UW_X86_64_RBP, 0x7ff000);
+	n = uwt_walk(&cur, &cfg, &regs, fr, 3, &res);
+	ok(n == 3 && fr[0].source == UW_SRC_FP && fr[1].pc == 0x401040 &&
+	   fr[1].source == UW_SRC_SFRAME && fr[2].pc == 0x401f00,
+	   "x86-64: after a frame-record step, the caller's row (%zu frames, %#llx, %s)",
+	   n, (unsigned long long)(n > 2 ? fr[2].pc : 0),
+	   n > 1 ? uw_source_name(fr[1].source) : "-");
+	sec_free(&s);
+}
+
 int main(void)
 {
 	tap_begin(-1);
@@ -877,6 +996,8 @@ int main(void)
 	test_chrome_check();
 	test_compat_sigpage();
 	test_fp_pac();
+	test_record_then_row();
+	test_record_then_row_x86();
 	uwt_cache_report();
 	return tap_done();
 }
