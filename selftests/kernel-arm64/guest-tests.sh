@@ -28,11 +28,8 @@
 #     stock armhf program whose hot loop is in libc gets (reported);
 #  4. a stock AArch64 program after `uwind sframe --install`
 #     (t_installed);
-#  5. by hand for now (uwind_only=progs,agent,dmesg), the agent's part of
-#     the kernel tests (selftests/kernel/guest-agent.sh): tables made on
-#     demand by the AArch64 uwind at /usr/bin/uwind.  Not in t_final yet:
-#     its chains are not whole often enough here (a frame-record step
-#     leaves the caller's sp unknown on AArch64; see lib/README.md).
+#  5. the agent's part of the kernel tests (selftests/kernel/guest-agent.sh):
+#     tables made on demand by the AArch64 uwind at /usr/bin/uwind.
 #
 # Each run needs UW_MIN (200) leaf samples.  Samples come from the
 # emulated PMU's cycles event (the kernel tests' from cpu-clock, see
@@ -411,7 +408,7 @@ t_installed_cxx()
 # command line runs only those, where a NAME that is not one of these is
 # a part of the kernel tests (selftests/kernel/guest-tests.sh), run
 # between them in the order given.
-ka_sections="kernel shared arm32 signal pac stock32 installed final"
+ka_sections="kernel shared arm32 signal pac stock32 installed final agent done"
 ka_only=""
 for a in $(cat /proc/cmdline); do
 	case $a in
@@ -419,7 +416,11 @@ for a in $(cat /proc/cmdline); do
 	esac
 done
 
-t_final() { t_shared "unload dmesg"; }
+# The agent's part after every section that loads the module (it locks
+# the kernel down: no module loads after it), dmesg's check last.
+t_final() { t_shared unload; }
+t_agent() { t_shared agent; }
+t_done() { t_shared dmesg; }
 
 echo "# $(uname -a)"
 pick_event

@@ -37,7 +37,7 @@ export O
 
 common_x86="progs,base,running,hooks,leaf,lib,signal,inflight,swap,corrupt,cap,conc,user,bpf,inst,reload,unload,agent,dmesg"
 all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktime,threads,fplib,corrupt,tiny,enable,depth,cap,conc,pad,user,fpjunk,breaks,vcpu,hw,tp,trace,bpf,inst,defer,reload,unload,agent,dmesg"
-common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final"
+common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final,done"
 
 # Each target's command (longest first: they start first).
 targets="forky-x86_64 trixie-arm64 bookworm-arm64 forky-arm64 trixie-pkg bookworm-x86_64 trixie-x86_64"
