@@ -1262,9 +1262,9 @@ static int fde_reads_back(struct gen *g, const struct ofde *f,
 
 /*
  * Every FRE of the one-FDE table sec gives the row it was made from,
- * g->rows[0 .. f->nrows).
+ * g->rows[0 .. f->nrows); f->fre_type is what the core reads there.
  */
-static int rows_read_back(struct gen *g, const struct ofde *f,
+static int rows_read_back(struct gen *g, struct ofde *f,
 			  const uint8_t *sec, size_t size)
 {
 	struct uw_span span = { sec, size, 0 };
@@ -1279,6 +1279,7 @@ static int rows_read_back(struct gen *g, const struct ofde *f,
 		goto bad;
 	if (fde_reads_back(g, f, &fde))
 		return -1;
+	f->fre_type = fde.fre_type;
 	off = fde.fre_off;
 	for (j = 0; j < f->nrows; j++) {
 		const struct orow *row = &g->rows[j];
@@ -1351,9 +1352,6 @@ static void end_fde(struct gen *g, struct ofde *f)
 	}
 	hi = (size_t)lay.fre_sub + lay.fre_len;
 	lo = f->nrows ? lay.fre_at[0] : hi;
-	f->fre_type = (uint8_t)(sec[lay.fde_at[0] + 16] & 0xf);
-	if (t.version == 3)
-		f->fre_type = (uint8_t)(sec[lay.attr_at[0] + 2] & 0xf);
 	if (g->nfre + (hi - lo) > UINT32_MAX) {
 		snprintf(g->err, g->errlen, "the table's FREs pass 4 GiB");
 		g->failed = true;
