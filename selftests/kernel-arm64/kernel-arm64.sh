@@ -220,22 +220,6 @@ check $? "uwind sframe --install --dir: tables for hot-mem, hot-oss (plain -O2, 
 # loader and C library (Debian 13's for Debian 12's kernel, Debian 12's
 # for the others) and their call sites, in one archive the guest unpacks.
 ha=$O/selftests/kernel-arm64
-# in_sys ROOT PATH: the file that PATH is inside ROOT, its links followed
-# inside ROOT (absolute ones too).
-in_sys()
-{
-	_p=$1$2
-	_n=0
-	while [ -L "$_p" ] && [ $_n -lt 16 ]; do
-		_l=$(readlink "$_p")
-		case $_l in
-		/*) _p=$1$_l ;;
-		*) _p=$(dirname "$_p")/$_l ;;
-		esac
-		_n=$((_n + 1))
-	done
-	echo "$_p"
-}
 ct=$ka/ct
 rm -rf "$ct"
 mkdir -p "$ct"
@@ -253,8 +237,8 @@ r=$?
 		-k "$UWIND_VMLINUZ" "$a64/hot-qsort" "$a64/hot-plug" \
 		"$a64/lib/libuwplug.so" > "$ka/hot.ret" &&
 	cp "$ha/hot-ct" "$ct/hot-ct" &&
-	cp "$(in_sys "$ctroot" /lib/aarch64-linux-gnu/libc.so.6)" "$ct/libc.so.6" &&
-	cp "$(in_sys "$ctroot" /lib/ld-linux-aarch64.so.1)" "$ct/ld-linux-aarch64.so.1" &&
+	cp "$(in_root "$ctroot" /lib/aarch64-linux-gnu/libc.so.6)" "$ct/libc.so.6" &&
+	cp "$(in_root "$ctroot" /lib/ld-linux-aarch64.so.1)" "$ct/ld-linux-aarch64.so.1" &&
 	echo "$ctrel" > "$ct/release" &&
 	sh "$top/selftests/kernel/retaddrs.sh" -a aarch64 \
 		-f "$ct/hot-ct=/ctr/hot-ct" -f "$ct/libc.so.6=/ctr/libc.so.6" \

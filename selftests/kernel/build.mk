@@ -237,7 +237,7 @@ $(KT_OUT)/hot-chg3: selftests/kernel/hot.c $(KT_OUT)/hot-chg
 # is a call site.  The guest's kernel image: KT_VMLINUZ, by default the
 # installed Debian kernel's.
 KT_VMLINUZ ?=
-$(KT_OUT)/hot.ret: selftests/kernel/retaddrs.sh $(KT_HOT)
+$(KT_OUT)/hot.ret: selftests/kernel/retaddrs.sh selftests/kernel/host-lib.sh $(KT_HOT)
 	k=$$(O=$(O) sh scripts/extract-vmlinux.sh $(if $(KT_VMLINUZ),$(KT_VMLINUZ) $(KT_OUT)/vmlinux)) && \
 	sh selftests/kernel/retaddrs.sh -k "$$k" $(KT_HOT) > $@.tmp && mv $@.tmp $@
 

@@ -100,3 +100,21 @@ build_suite()
 	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
 	return 0
 }
+
+# in_root ROOT PATH: the file that PATH is inside ROOT (a sysroot), its
+# symbolic links followed inside ROOT, absolute ones too
+# (scripts/mkinitramfs.sh places a guest's files by the same rule).
+in_root()
+{
+	_p=$1$2
+	_n=0
+	while [ -L "$_p" ] && [ $_n -lt 16 ]; do
+		_l=$(readlink "$_p")
+		case $_l in
+		/*) _p=$1$_l ;;
+		*) _p=$(dirname "$_p")/$_l ;;
+		esac
+		_n=$((_n + 1))
+	done
+	echo "$_p"
+}

@@ -32,6 +32,7 @@
 # dynamic linker at the path programs ask for); the vDSO is the one
 # AArch64 shared object in the kernel's Image.
 set -eu
+. "$(dirname "$0")/host-lib.sh"	# in_root
 
 vmlinux="" files="" interp="" arch=x86_64 sysroot=""
 while [ $# -gt 1 ]; do
@@ -85,23 +86,6 @@ calls()
 	}'
 }
 
-# in_root PATH: the file guest PATH is in SYSROOT, its symbolic links
-# followed inside it.
-in_root()
-{
-	_p=$sysroot$1
-	_n=0
-	while [ -L "$_p" ] && [ $_n -lt 16 ]; do
-		_l=$(readlink "$_p")
-		case $_l in
-		/*) _p=$sysroot$_l ;;
-		*) _p=$(dirname "$_p")/$_l ;;
-		esac
-		_n=$((_n + 1))
-	done
-	echo "$_p"
-}
-
 # needed FILE...: "HOST GUEST" for each library the files load, and
 # theirs, by DT_NEEDED in SYSROOT (AArch64).
 needed()
@@ -118,7 +102,7 @@ needed()
 			_seen="$_seen$_n "
 			for _d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu; do
 				[ -e "$sysroot$_d/$_n" ] || continue
-				_h=$(in_root "$_d/$_n")
+				_h=$(in_root "$sysroot" "$_d/$_n")
 				echo "$_h $_d/$_n"
 				_todo="$_todo $_h"
 				break
@@ -164,7 +148,7 @@ else
 	for p; do
 		i=$(${tp}readelf -lW "$p" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
 		[ -z "$i" ] || interp=$i=$i
-		[ -z "$i" ] || [ "$arch" = x86_64 ] || interp=$(in_root "$i")=$i
+		[ -z "$i" ] || [ "$arch" = x86_64 ] || interp=$(in_root "$sysroot" "$i")=$i
 	done
 fi
 for p; do
