@@ -28,11 +28,14 @@
  *   not converted;
  * - fairness: the uids with requests waiting take the free workers in
  *   turn (the module hands requests round-robin too); and a uid with
- *   nothing running whose request waits while another uid holds more
- *   than one worker gets one at once: the other's youngest conversion is
- *   stopped and put back first in its queue (each at most twice), so one
- *   user's thousand files, or files that take the whole time limit, delay
- *   another user's first conversion by no more than a fork;
+ *   nothing running whose request waits while every worker is busy gets
+ *   one: at once when another uid holds more than one worker (that uid's
+ *   youngest conversion is stopped and put back first in its queue), else
+ *   within QUANTUM_S (250 ms: the youngest conversion that has run that
+ *   long is stopped), each conversion at most twice; so one user's
+ *   thousand files, or files that take the whole time limit, on one
+ *   worker or all, delay another user's first conversion by no more than
+ *   a fork, and more users than workers by a quarter of a second;
  * - conversion time: a uid's workers may use --user-cpu seconds of CPU
  *   (default 120) in each --window (600 s); past it its requests are
  *   answered "user-budget" until the window ends;
@@ -68,6 +71,7 @@
 
 #define MAX_WORKERS	16
 #define MAX_PREEMPT	2
+#define QUANTUM_S	0.25	/* a conversion's run before another uid's may stop it */
 #define READ_BATCH	64
 #define VDSO_MAX	(64u << 10)
 
@@ -370,43 +374,58 @@ static struct agent_user *next_user(struct agent *a)
 	return NULL;
 }
 
-static void stop_job(struct agent *a, struct agent_job *job);
+static bool stop_job(struct agent *a, struct agent_job *job);
 
 /*
  * A uid with requests waiting and none running, while every worker is
- * busy and some uid runs more than one: stop that uid's youngest
- * conversion (not one stopped MAX_PREEMPT times already) and put it back.
+ * busy: one conversion is stopped for it and put back first in its uid's
+ * queue (not one stopped MAX_PREEMPT times already).  The youngest of a
+ * uid that runs more than one goes at once; else, every worker running a
+ * different uid's, the youngest that has run QUANTUM_S: more uids than
+ * workers take turns, instead of a uid waiting for the conversions ahead
+ * (up to --time-limit each).  Returns 0 when it stopped one, else the ms
+ * until one may be stopped, or -1.
  */
-static void preempt(struct agent *a)
+static int preempt(struct agent *a)
 {
-	struct agent_job *young = NULL;
+	struct agent_job *young = NULL, *ripe = NULL, *soon = NULL;
+	double t = now_s();
 	struct agent_user *u;
 	unsigned int i;
 	bool starved = false;
 
 	if (free_slot(a) >= 0)
-		return;
+		return -1;
 	for (u = a->users; u; u = u->next)
 		starved |= u->head && !u->running;
 	if (!starved)
-		return;
+		return -1;
 	for (i = 0; i < a->cfg.workers; i++) {
 		struct agent_job *j = a->slot[i];
 
-		if (j->user->running > 1 && j->preempted < MAX_PREEMPT &&
-		    (!young || j->started > young->started))
+		if (j->preempted >= MAX_PREEMPT)
+			continue;
+		if (j->user->running > 1 && (!young || j->started > young->started))
 			young = j;
+		if (t - j->started >= QUANTUM_S) {
+			if (!ripe || j->started > ripe->started)
+				ripe = j;
+		} else if (!soon || j->started < soon->started) {
+			soon = j;
+		}
 	}
-	if (young)
-		stop_job(a, young);
+	if (young || ripe)
+		return stop_job(a, young ? young : ripe) ? 0 : -1;
+	return soon ? (int)((soon->started + QUANTUM_S - t) * 1000) + 1 : -1;
 }
 
 /*
  * Stop job, running in a worker, for another uid: its slot is free at
  * once (the worker, killed, is reaped when it has gone, and its CPU
- * charged then), and it is first in its uid's queue again.
+ * charged then), and it is first in its uid's queue again.  False when
+ * too many stopped workers are still going: then it runs on.
  */
-static void stop_job(struct agent *a, struct agent_job *job)
+static bool stop_job(struct agent *a, struct agent_job *job)
 {
 	struct agent_user *u = job->user;
 	unsigned int i;
@@ -419,25 +438,34 @@ static void stop_job(struct agent *a, struct agent_job *job)
 		}
 	}
 	if (i == MAX_WORKERS * MAX_PREEMPT)
-		return;		/* too many dying: let it finish */
+		return false;
 	for (i = 0; i < a->cfg.workers; i++)
 		if (a->slot[i] == job)
 			a->slot[i] = NULL;
 	u->running--;
+	if (a->cfg.verbose)
+		printf("stopped uid=%u pid=%u %s (at %.3f s, for another uid)\n",
+		       job->req.uid, job->req.pid, job->name, now_s());
 	agent_job_drop(job);	/* killed, its files closed or removed */
 	job->preempted++;
 	push(u, job, true);
+	return true;
 }
 
-/* Fill the free workers, uid by uid in turn. */
-static void dispatch(struct agent *a)
+/*
+ * Fill the free workers, uid by uid in turn, and stop one for a uid left
+ * waiting with none; the ms until that may be done, or -1.
+ */
+static int dispatch(struct agent *a)
 {
 	struct agent_user *u;
-	int i;
+	int i, ms;
 
-	while ((i = free_slot(a)) >= 0 && (u = next_user(a)))
-		start(a, i, pop(u));
-	preempt(a);
+	do {
+		while ((i = free_slot(a)) >= 0 && (u = next_user(a)))
+			start(a, i, pop(u));
+	} while (!(ms = preempt(a)));
+	return ms;
 }
 
 /* What the store, and u's share of it, can still take. */
@@ -622,15 +650,17 @@ static void shutdown_all(struct agent *a)
 static int run(struct agent *a)
 {
 	struct pollfd p[2];
-	int ms;
+	int ms, wait;
 
 	printf("uwind agent: ready: %u workers, store %s (%" PRIu64
 	       " bytes)\n", a->cfg.workers, a->cfg.dir, a->store);
 	fflush(stdout);
 	while (!a->stop) {
 		read_requests(a);
-		dispatch(a);
+		wait = dispatch(a);
 		ms = timeouts(a);
+		if (wait >= 0 && (ms < 0 || wait < ms))
+			ms = wait;
 		p[0] = (struct pollfd){ .fd = a->dev, .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = a->sig, .events = POLLIN };
 		if (poll(p, 2, ms) < 0 && errno != EINTR)
