@@ -350,7 +350,7 @@ t_agent_flood()
 	_w=$(awk '$1 == "installed" && $2 == "uid=1001" {
 		gsub(/[(,]/, ""); print int(($(NF - 4) - $(NF - 6)) * 1000) }' "$AG_LOG" | head -n 1)
 	[ -n "$_w" ] && [ "$_w" -le 500 ]
-	ok $? "(ag) uid 1001's conversion started ${_w:-?} ms after the agent read its request (<= 500), uid 1000's workers notwithstanding"
+	ok $? "(ag) uid 1001's conversion started ${_w:-?} ms after the agent read its request (<= 500: a worker of another uid's is stopped for it within 250 ms), uid 1000's workers and root's notwithstanding"
 	echo "# counters during it: $(sdelta "$T/ag-g.data.stats")"
 	wait "$_all" 2>/dev/null
 	ag_idle 60
@@ -491,18 +491,11 @@ t_agent_rmmod()
 
 t_agent()
 {
-	t_agent_setup
-	t_agent_before
-	t_agent_new
-	t_agent_plugin
-	t_agent_container
-	t_agent_deleted
-	t_agent_defer
-	t_agent_status
-	t_agent_flood
-	t_agent_share
-	t_agent_kill
-	t_agent_rmmod
+	for _a in setup before new plugin container deleted defer status \
+	    flood share kill rmmod; do
+		sec "agent $_a"
+		"t_agent_$_a"
+	done
 	echo "# the agent: $(grep -c '^installed ' "$AG_LOG") tables installed; its last lines:"
 	tail -n 12 "$AG_LOG" | diag
 }
