@@ -1082,6 +1082,27 @@ t_reload()
 	report "(f) across the reloads" "$T/f.data" chain "$CHAIN"
 	[ "$m_inc" -ge "$UW_MIN" ] && [ "$m_full" -gt 0 ]
 	ok $? "(f) the samples are readable and the loaded periods gave full chains ($m_full of $m_inc)"
+	t_reload_hooked
+}
+
+# The module loaded last, under load, takes the samples: every later part
+# relies on it (load() keeps a loaded module).
+t_reload_hooked()
+{
+	rec "$T/f2.data" -- /root/leaf-sf "$(ms 500)"
+	_d=$(sdelta "$T/f2.data.stats")
+	_s=$(echo "$_d" | awk '{ for (i = 1; i < NF; i++) if ($i == "samples") print $(i + 1) + 0 }')
+	[ "${_s:-0}" -gt 0 ]
+	ok $? "(f) the module loaded last under load takes the samples (samples +${_s:-0})"
+	if [ "${_s:-0}" -le 0 ]; then
+		echo "# counters: $_d"
+		for _f in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+			[ -r "$_f/enabled_functions" ] || continue
+			diag < "$_f/enabled_functions"
+			break
+		done
+		dmesg | tail -n 20 | diag
+	fi
 }
 
 t_unload()
