@@ -88,6 +88,8 @@ ALL_TARGETS := $(LIBUWIND) $(TOOL)
 #         (FILES are all that it builds)
 #   san   correct under ASan + UBSan: the asan stage runs it again in the
 #         SAN=1 build, so name files with $(O), never "build"
+#   bg    long and mostly one CPU's work (the kernel matrix): make check
+#         starts it first and runs the others meanwhile (run-tests.sh)
 uw_empty :=
 uw_space := $(uw_empty) $(uw_empty)
 uw_word = $(subst $(uw_space),$(uw_comma),$(strip $(1)))
@@ -95,7 +97,8 @@ uw_comma := ,
 uw_test = $(eval TESTS += $(call uw_word,$(1)))$(eval ALL_TARGETS += $(3))$(if \
 	$(filter unit,$(2)),$(eval UNIT_TESTS += $(call uw_word,$(1)))$(eval \
 	UNIT_TARGETS += $(3)))$(if $(filter san,$(2)),$(eval \
-	SAN_TESTS += $(call uw_word,$(1))))
+	SAN_TESTS += $(call uw_word,$(1))))$(if $(filter bg,$(2)),$(eval \
+	BG_TESTS += $(call uw_word,$(1))))
 
 .PHONY: all check check-unit check-stages demo bench deps clean tests \
 	install uninstall deb
@@ -139,7 +142,7 @@ check: deps
 			> $(O)/kernel/suite-$$s.log 2>&1 &); \
 	done
 	@$(MAKE) --no-print-directory build-all
-	@sh scripts/run-tests.sh $(TESTS)
+	@UW_BG_TESTS='$(strip $(BG_TESTS))' sh scripts/run-tests.sh $(TESTS)
 
 # The unit tests alone: no dependency check, QEMU, fuzzing or kernel.
 check-unit: $(UNIT_TARGETS)

@@ -4,7 +4,9 @@
 # scripts/run-tests.sh and tap.sh on made-up test programs: a program
 # whose plan is missing, doubled, or not the number of tests it printed
 # (one that dies early after planning up front) counts one more failure;
-# a program that plans right, up front or last, does not.
+# a program that plans right, up front or last, does not.  A background
+# command (UW_BG_TESTS) runs while the others do, with the "share" file
+# there until they are done, and is counted after them.
 #
 # usage: runner.sh [BUILD_DIR]
 set -u
@@ -27,7 +29,7 @@ prog early-exit 'tap_begin 3; tap_ok a; exit 0'
 prog too-many 'tap_begin 1; tap_ok a; tap_ok b; tap_end'
 prog bail 'tap_begin; tap_ok a; tap_bail "no table"'
 
-tap_begin 8
+tap_begin 10
 
 # run NAME: the runner's summary line for that one program.
 run()
@@ -57,4 +59,21 @@ check too-many "1: 2 passed, 1 failed, 0 skipped" "planned 1, printed 2: a failu
 check bail "1: 1 passed, 1 failed, 0 skipped" "tap_bail fails the program"
 grep -q "planned 3 tests but printed 1" "$W/early-exit.out"
 tap_result $? "the runner says why a plan does not fit"
+
+# The background command waits (at most 5 s) for the foreground one's
+# mark, then for the share file to go: both ran at once, and it was told.
+prog bg 'tap_begin; i=0
+while [ ! -e "$W/fg.mark" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e "$W/fg.mark" ]; tap_result $? "ran with the others"
+i=0
+while [ -e "$UWIND_MATRIX_SHARE" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ ! -e "$UWIND_MATRIX_SHARE" ]; tap_result $? "told when they were done"; tap_end'
+prog fg ': > "$W/fg.mark"; tap_begin; tap_ok fg; tap_end'
+W=$W UW_BG_TESTS="sh,$W/bg.sh" sh scripts/run-tests.sh "sh,$W/bg.sh" \
+	"sh,$W/fg.sh" >"$W/bg.out" 2>&1
+got="$?: $(tail -n 1 "$W/bg.out")"
+[ "$got" = "0: 3 passed, 0 failed, 0 skipped" ]
+tap_result $? "a background command runs beside the others, counted ($got)"
+awk '/^# ==== / { print $4 }' "$W/bg.out" | tr '\n' ' ' | grep -q "bg.sh.*fg.sh.*bg.sh"
+tap_result $? "its output comes after the others'"
 tap_end

@@ -278,6 +278,6 @@ kernel-matrix: $(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) \
 		$(KA_TOOL) $(KA_CT) $(TOOL)
 	@sh scripts/run-tests.sh "$(KT_MATRIX)"
 
-$(call uw_test,$(KT_MATRIX),,$(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(KA_TOOL) $(KA_CT) $(TOOL))
+$(call uw_test,$(KT_MATRIX),bg,$(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(KA_TOOL) $(KA_CT) $(TOOL))
 
 endif

@@ -26,7 +26,9 @@
 # with the suite and its parts; a kernel whose stage cannot run fails.
 #
 # The guests run UWIND_JOBS at a time (default: the number of CPUs, at
-# most 2): each keeps about one host CPU busy under TCG.  Each target's
+# most 2): each keeps about one host CPU busy under TCG.  While the file
+# UWIND_MATRIX_SHARE names exists (scripts/run-tests.sh: the other stages
+# run meanwhile, on the other CPU), one at a time.  Each target's
 # TAP is printed when it ends, renumbered into one plan, with its time.
 # UWIND_TARGETS="name name" runs only those targets.
 set -u
@@ -39,8 +41,10 @@ common_x86="progs,base,running,hooks,leaf,lib,signal,inflight,swap,corrupt,cap,c
 all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktime,threads,fplib,corrupt,tiny,enable,depth,cap,conc,pad,user,fpjunk,breaks,vcpu,hw,tp,trace,bpf,inst,defer,reload,unload,agent,dmesg"
 common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final,done"
 
-# Each target's command (longest first: they start first).
-targets="forky-x86_64 trixie-arm64 bookworm-arm64 forky-arm64 trixie-pkg bookworm-x86_64 trixie-x86_64"
+# Each target's command, in the order they start: longest first, and an
+# x86-64 guest first, the one that runs while the other stages do (its
+# TCG is one host thread; an arm64 guest's two vCPUs take up to two).
+targets="forky-x86_64 trixie-arm64 trixie-x86_64 forky-arm64 bookworm-x86_64 bookworm-arm64 trixie-pkg"
 target_cmd()
 {
 	case $1 in
@@ -124,7 +128,10 @@ t0=$(date +%s)
 pending=$queue done_=""
 while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
 	# Start what the free slots allow.
-	while [ -n "$pending" ] && [ "$running" -lt "$jobs" ]; do
+	lanes=$jobs
+	[ -n "${UWIND_MATRIX_SHARE:-}" ] && [ -e "$UWIND_MATRIX_SHARE" ] &&
+		lanes=1
+	while [ -n "$pending" ] && [ "$running" -lt "$lanes" ]; do
 		set -- $pending
 		shift
 		start "${pending%% *}"
