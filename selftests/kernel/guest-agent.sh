@@ -125,6 +125,7 @@ ag_judge()
 	# What the first samples looked like, when it fails.
 	[ $_r -eq 0 ] || awk -v c="$_c" 'BEGIN { RS = "" } $1 == c && n++ < 2' "$2.txt" |
 		head -n 24 | diag
+	[ $_r -eq 0 ] || echo "# counters during it: $(sdelta "$2.stats")"
 	[ $_r -eq 0 ]
 	ok $? "(ag) $1: first whole chain ${9:-?} ms after the first sample (<= $_first), then ${7:-?} of ${5:-?} whole ($(pct "${7:-0}" "${5:-0}") >= $AG_GOOD%; ${8:-?} cut short before, ${6:-?} in start-up)"
 }

@@ -182,7 +182,7 @@ function drop_inserted(   i) {
 	nfr--
 }
 
-function flush(   i, prog, d, sites, ok, chain, ours, vd) {
+function flush(   i, prog, d, sites, ok, chain, ours, vd, lim, bad_at, gap) {
 	if (comm == "" || !(comm in spine) || nfr == 0) {
 		comm = ""
 		return
@@ -241,20 +241,32 @@ function flush(   i, prog, d, sites, ok, chain, ours, vd) {
 		if (vd)
 			vfull[comm]++
 	} else if (nbad[comm]++ < (maxbad ? maxbad : 3)) {
+		# The first frame that is not a call site, in full; a long
+		# chain as its first frames, those around that one, and its
+		# last (where it ended), the others elided.
+		lim = maxbad ? 40 : 12
+		bad_at = 0
+		for (i = 2; i <= nfr && sites == 0 && !bad_at; i++)
+			if (!((dso[i] " " addr[i]) in ret))
+				bad_at = i
 		chain = ""
-		for (i = 1; i <= nfr && i <= (maxbad ? 40 : 12); i++) {
+		gap = 0
+		for (i = 1; i <= nfr; i++) {
+			if (nfr > lim && i > lim / 2 && i <= nfr - lim / 2 &&
+			    (!bad_at || i < bad_at - 1 || i > bad_at + 1)) {
+				gap++
+				continue
+			}
+			if (gap)
+				chain = chain " [" gap " more]"
+			gap = 0
 			d = dso[i]
 			sub(/.*\//, "", d)
 			chain = chain (i > 1 ? " " : "") sym[i] "@" d
-			# The first frame that is not a call site, in full.
-			if (i > 1 && sites == 0 && !shown &&
-			    !((dso[i] " " addr[i]) in ret)) {
+			if (i == bad_at)
 				chain = chain "[not a call site: " dso[i] " " addr[i] "]"
-				shown = 1
-			}
 		}
-		shown = 0
-		bad[comm] = bad[comm] "# bad " comm ": " chain "\n"
+		bad[comm] = bad[comm] "# bad " comm " (" nfr " frames): " chain "\n"
 	}
 	comm = ""
 }
