@@ -270,7 +270,7 @@ sz=$(${a}readelf -SW "$a64/leaf-sf" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' |
 	awk '$1 == ".sframe" { print $5; exit }')
 printf '%d\n' "0x${sz:-0}" > "$ka/leaf-sf.sframe-size"
 set -- "$@" "$ka/leaf-sf.sframe-size:/root/leaf-sf.sframe-size"
-# Every section takes 20-25 min of a TCG guest on a loaded 2-core host
+# Every section takes about 18 min of a TCG guest on a loaded 2-core host
 # (Debian 13's, the agent's part included); the limit is for a hung guest
 # only.
 log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n "$name" \
