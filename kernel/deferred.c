@@ -123,7 +123,7 @@ static int notrace uwk_unwind_user(struct unwind_stacktrace *trace,
 
 static void notrace uwk_defer_hook(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *ops,
-				   struct ftrace_regs *fregs)
+				   struct uwk_fregs *fregs)
 {
 	struct pt_regs *regs;
 
@@ -141,7 +141,7 @@ static void notrace uwk_defer_hook(unsigned long ip, unsigned long parent_ip,
 static struct ftrace_ops uwk_defer_ops = {
 	.func = uwk_defer_hook,
 	.flags = UWK_FTRACE_FL_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_RECURSION,
+		 UWK_FTRACE_FL_GUARD,
 };
 
 static const char *uwk_defer_state = "off";
@@ -165,7 +165,7 @@ void uwk_defer_init(void)
 	if (!ret)
 		ret = register_ftrace_function(&uwk_defer_ops);
 	if (ret) {
-		ftrace_free_filter(&uwk_defer_ops);
+		uwk_ftrace_free_filter(&uwk_defer_ops);
 		uwk_defer_state = "off (cannot hook unwind_user())";
 		pr_warn("deferred callchains (perf --call-graph fp,defer): not walked by uwind: cannot hook %s (%d)\n",
 			UWK_DEFER_SYM, ret);
@@ -179,7 +179,7 @@ void uwk_defer_exit(void)
 	if (strcmp(uwk_defer_state, "on"))
 		return;
 	unregister_ftrace_function(&uwk_defer_ops);
-	ftrace_free_filter(&uwk_defer_ops);
+	uwk_ftrace_free_filter(&uwk_defer_ops);
 	synchronize_rcu_tasks();
 	uwk_defer_state = "off";
 }

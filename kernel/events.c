@@ -377,7 +377,7 @@ struct uwk_unlink_hook {
 
 static void notrace uwk_on_unlink(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *ops,
-				  struct ftrace_regs *fregs);
+				  struct uwk_fregs *fregs);
 
 static struct uwk_unlink_hook uwk_unlink_hooks[] = {
 	{ .sym = "unlink_file_vma_batch_add", .arg = 1 },
@@ -387,7 +387,7 @@ static struct uwk_unlink_hook uwk_unlink_hooks[] = {
 /* Marks the table of vma's process if it holds the mapping. */
 static void notrace uwk_on_unlink(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *ops,
-				  struct ftrace_regs *fregs)
+				  struct uwk_fregs *fregs)
 {
 	struct uwk_unlink_hook *h = container_of(ops, struct uwk_unlink_hook,
 						 ops);
@@ -424,18 +424,18 @@ static void uwk_unlink_hook_init(void)
 		struct uwk_unlink_hook *h = &uwk_unlink_hooks[i];
 
 		h->ops.func = uwk_on_unlink;
-		h->ops.flags = UWK_FTRACE_FL_REGS | FTRACE_OPS_FL_RECURSION;
+		h->ops.flags = UWK_FTRACE_FL_REGS | UWK_FTRACE_FL_GUARD;
 		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->sym,
 					strlen(h->sym), 1);
 		if (ret) {
 			/* Not in this kernel (-EINVAL): the next one. */
-			ftrace_free_filter(&h->ops);
+			uwk_ftrace_free_filter(&h->ops);
 			continue;
 		}
 		ret = register_ftrace_function(&h->ops);
 		if (ret) {
 			pr_warn("cannot trace %s (%d)\n", h->sym, ret);
-			ftrace_free_filter(&h->ops);
+			uwk_ftrace_free_filter(&h->ops);
 			continue;
 		}
 		h->on = true;
@@ -455,7 +455,7 @@ static void uwk_unlink_hook_exit(void)
 		if (!h->on)
 			continue;
 		unregister_ftrace_function(&h->ops);
-		ftrace_free_filter(&h->ops);
+		uwk_ftrace_free_filter(&h->ops);
 		h->on = false;
 	}
 }

@@ -507,7 +507,7 @@ static bool uwk_takes(struct pt_regs *regs)
 }
 
 static void notrace uwk_hook(unsigned long ip, unsigned long parent_ip,
-			     struct ftrace_ops *ops, struct ftrace_regs *fregs)
+			     struct ftrace_ops *ops, struct uwk_fregs *fregs)
 {
 	/* perf_callchain_user(entry, regs): its second argument. */
 	struct pt_regs *regs = (struct pt_regs *)uwk_ftrace_arg(fregs, 1);
@@ -545,7 +545,7 @@ static_assert(__same_type(&perf_callchain_user, &uwk_callchain_user),
 static struct ftrace_ops uwk_ops = {
 	.func = uwk_hook,
 	.flags = UWK_FTRACE_FL_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_RECURSION,
+		 UWK_FTRACE_FL_GUARD,
 };
 
 int uwk_hook_init(void)
@@ -566,7 +566,7 @@ int uwk_hook_init(void)
 	ret = register_ftrace_function(&uwk_ops);
 	if (ret) {
 		pr_err("cannot hook %s: %d\n", UWK_HOOK_SYM, ret);
-		ftrace_free_filter(&uwk_ops);
+		uwk_ftrace_free_filter(&uwk_ops);
 		goto out_cache;
 	}
 	return 0;
@@ -580,7 +580,7 @@ out_cache:
 void uwk_hook_exit(void)
 {
 	unregister_ftrace_function(&uwk_ops);
-	ftrace_free_filter(&uwk_ops);
+	uwk_ftrace_free_filter(&uwk_ops);
 	/*
 	 * A caller diverted just before the unregistration may still be in
 	 * uwk_callchain_user(): it runs with preemption off, so a grace

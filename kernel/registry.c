@@ -247,12 +247,11 @@ static u32 uwk_snap_vmas(struct mm_struct *mm, struct uwk_vma_snap *snap,
 			 int *map_count)
 {
 	struct vm_area_struct *vma;
-	VMA_ITERATOR(vmi, mm, 0);
 	u32 n = 0;
 
 	mmap_read_lock(mm);
 	*map_count = mm->map_count;
-	for_each_vma(vmi, vma) {
+	uwk_for_each_vma(mm, vma) {
 		/*
 		 * Anonymous executable mappings (JIT code) are kept too,
 		 * without a table: a pc there is known, and does not ask for a
