@@ -3,7 +3,7 @@
 #
 # suite-root.sh [-q] SUITE
 #
-# A Debian SUITE (trixie, forky) as the kernel matrix needs it, made once
+# A Debian SUITE (bullseye, trixie, forky) as the kernel matrix needs it, made once
 # and cached: an amd64 chroot (debootstrap, minbase) with that suite's
 # compilers (gcc and g++; the aarch64 and armhf cross compilers; libelf
 # and libdw's headers and dkms, for the packages' test),
@@ -44,10 +44,13 @@ say() { [ "$quiet" -eq 1 ] || echo "suite-root: $suite: [$(($(date +%s) - t0)) s
 die() { echo "suite-root: ${suite:-?}: $*" >&2; exit 1; }
 
 case $suite in
+# Debian 11: its security suite (LTS) has its arm64 packages listed but
+# not on these machines' mirror: the point release's kernel and packages.
+bullseye) script=bullseye updates="bullseye-updates" security="" ;;
 trixie) script=trixie updates="trixie-updates" security="trixie-security" ;;
 # Testing: debootstrap of Debian 12 has no forky script; sid's fits.
 forky) script=sid updates="" security="" ;;
-*) die "unknown suite '$suite' (trixie or forky)" ;;
+*) die "unknown suite '$suite' (bullseye, trixie or forky)" ;;
 esac
 
 cache=${UWIND_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uwind}/suites
@@ -150,12 +153,19 @@ hdra=$(dep_of linux-headers-arm64:arm64 '^linux-headers-.*-arm64$')
 kver64=${hdr64#linux-headers-}
 kvera=${hdra#linux-headers-}
 
+# Debian 13 renamed libdw1 for the 64-bit time_t transition.
+libdw=libdw1t64
+in_new apt-cache show libdw1t64 >/dev/null 2>&1 || libdw=libdw1
+# Debian 11's linux-perf is a meta package: perf_5.10 is in
+# linux-perf-5.10, and /usr/bin/perf (linux-base's wrapper) is made below.
+perfver=$(dep_of linux-perf '^linux-perf-[0-9]')
+
 say "installing the compilers, $hdr64, perf and busybox"
 apt_in install -y --no-install-recommends \
 	make gcc g++ libc6-dev binutils file kmod xz-utils zstd mawk \
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross \
-	"$hdr64" linux-perf busybox-static libdw1t64 libelf-dev libdw-dev dkms ||
+	"$hdr64" linux-perf $perfver busybox-static "$libdw" libelf-dev libdw-dev dkms ||
 	die "apt-get install failed"
 
 # The rest is downloaded in the chroot and unpacked, never installed.
@@ -195,7 +205,7 @@ libs=$(in_new apt-cache depends --recurse --no-recommends --no-suggests \
 
 say "downloading $hdra, the images, arm64 perf and $(echo "$libs" | wc -l) libraries"
 # shellcheck disable=SC2086
-dl_in "$hdra:arm64" $imgs64 $imgsa linux-perf:arm64 busybox-static:arm64 \
+dl_in "$hdra:arm64" $imgs64 $imgsa linux-perf:arm64 ${perfver:+$perfver:arm64} busybox-static:arm64 \
 	libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 $libs ||
 	die "apt-get download failed"
 
@@ -204,8 +214,11 @@ u=$new/uwind
 mkdir -p "$u/amd64/modules" "$u/arm64/sysroot" "$u/tmp"
 for d in "$dl"/*.deb; do
 	case ${d##*/} in
+	# Debian 11's files under /lib: into the merged /usr, not over
+	# the /lib link.
 	linux-headers-*)
-		dpkg-deb -x "$d" "$new" ;;
+		dpkg-deb --fsys-tarfile "$d" |
+			tar -x -C "$new" --keep-directory-symlink ;;
 	linux-image-*_amd64.deb | linux-binary-*_amd64.deb)
 		rm -rf "$u/tmp" && mkdir -p "$u/tmp"
 		dpkg-deb -x "$d" "$u/tmp"
@@ -236,8 +249,21 @@ done
 rm -rf "$u/tmp" "$dl"
 # Merged /usr, as base-files makes it on an installed system: the
 # loader's path (/lib/ld-linux-aarch64.so.1) must resolve.
+# A release before the merge (Debian 11) has its packages put files in
+# /lib and /bin: moved under /usr, as the merge does.
 for d in lib bin sbin; do
-	[ -e "$u/arm64/sysroot/$d" ] || ln -s "usr/$d" "$u/arm64/sysroot/$d"
+	sr=$u/arm64/sysroot
+	if [ -d "$sr/$d" ] && [ ! -L "$sr/$d" ]; then
+		mkdir -p "$sr/usr/$d"
+		cp -a "$sr/$d/." "$sr/usr/$d/"
+		rm -rf "${sr:?}/$d"
+	fi
+	[ -e "$sr/$d" ] || ln -s "usr/$d" "$sr/$d"
+done
+# perf by its plain name, where the package has it by its version only.
+for d in "$new" "$u/arm64/sysroot"; do
+	[ -e "$d/usr/bin/perf" ] || [ -z "$perfver" ] ||
+		ln -s "perf_${perfver#linux-perf-}" "$d/usr/bin/perf"
 done
 # The modules as busybox's insmod takes them: uncompressed.
 for m in "$u"/amd64/modules/*.ko.xz; do
