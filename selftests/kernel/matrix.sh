@@ -21,7 +21,9 @@
 # tables (a program, a library linked and dlopen'ed), signal frames, the
 # library swap, corrupt tables refused, the memory caps under many
 # processes at once, BPF, installed tables for the stock C library (and
-# C++ library on x86-64), and on arm64 the 32-bit tasks.  Each target is
+# C++ library on x86-64), the agent's part (guest-agent.sh: tables made on
+# demand, debugfs unmounted and the kernel locked down), and on arm64 the
+# 32-bit tasks.  Each target is
 # selftests/kernel/kernel.sh or selftests/kernel-arm64/kernel-arm64.sh
 # with the suite and its parts; a kernel whose stage cannot run fails.
 #
@@ -39,12 +41,13 @@ export O
 
 common_x86="progs,base,running,hooks,leaf,lib,signal,inflight,swap,corrupt,cap,conc,user,bpf,inst,reload,unload,agent,dmesg"
 all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktime,threads,fplib,corrupt,tiny,enable,depth,cap,conc,pad,user,fpjunk,breaks,vcpu,hw,tp,trace,bpf,inst,defer,reload,unload,agent,dmesg"
-common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final,done"
+common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final,agent,done"
 
-# Each target's command, in the order they start: longest first, and an
-# x86-64 guest first, the one that runs while the other stages do (its
-# TCG is one host thread; an arm64 guest's two vCPUs take up to two).
-targets="forky-x86_64 trixie-arm64 trixie-x86_64 forky-arm64 bookworm-x86_64 bookworm-arm64 trixie-pkg"
+# Each target's command, in the order they start: first two x86-64
+# guests, which run while the other stages do (about as long as those
+# take; an x86-64 guest's TCG is one host thread, an arm64 guest's two
+# vCPUs take up to two), then the longest first.
+targets="trixie-x86_64 bookworm-x86_64 trixie-arm64 forky-arm64 forky-x86_64 bookworm-arm64 trixie-pkg"
 target_cmd()
 {
 	case $1 in
