@@ -69,7 +69,7 @@ TOOL := $(O)/uwind
 
 TESTS :=
 UNIT_TESTS :=
-UW_SUITES := trixie forky
+UW_SUITES := trixie forky bullseye
 UNIT_TARGETS :=
 SAN_TESTS :=
 ALL_TARGETS := $(LIBUWIND) $(TOOL)

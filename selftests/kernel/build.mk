@@ -278,6 +278,9 @@ kernel-matrix: $(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) \
 		$(KA_TOOL) $(KA_CT) $(TOOL)
 	@sh scripts/run-tests.sh "$(KT_MATRIX)"
 
+# The kernels older than the matrix's, built only.
+$(call uw_test,sh selftests/kernel/oldkernels.sh $(O),,$(KMOD))
+
 $(call uw_test,$(KT_MATRIX),bg,$(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) $(KA_TOOL) $(KA_CT) $(TOOL))
 
 endif
