@@ -75,14 +75,7 @@ build_suite()
 	[ $_r -eq 0 ] || { tail -n 20 "$3/root.log" | sed 's/^/# /'; return 1; }
 	kver=$(sed -n "s/^KVER_$_deb=//p" "$root/uwind/env")
 
-	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" "$3/mod" 2>&1)
-	_r=$?
-	_warn=$(echo "$_out" | grep -E 'warning:|error:|WARNING:' || :)
-	_vm=$(modinfo -F vermagic "$3/mod/uwind.ko" 2>/dev/null)
-	[ $_r -eq 0 ] && [ -z "$_warn" ] && [ "${_vm%% *}" = "$kver" ]
-	check $? "uwind.ko built against $kver ($2) by Debian $1's compiler with make -C <headers> M=<dir> modules: no warning, vermagic '$_vm'"
-	[ -z "$_warn" ] || echo "$_warn" | head -n 20 | sed 's/^/# /'
-	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
+	build_module "$1" "$2" "$3/mod" "$kver" || return 1
 
 	if [ "$2" = x86_64 ]; then
 		set -- "$1" "$2" "$3" KT_OUT="$3/progs" \
@@ -99,6 +92,22 @@ build_suite()
 	check $_r "the guest programs built by Debian $_s's gcc ($(sh "$top/scripts/suite-run.sh" "$_s" gcc -dumpfullversion 2>/dev/null))"
 	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
 	return 0
+}
+
+# build_module SUITE ARCH DIR KVER: uwind.ko in DIR, built against Debian
+# SUITE's kernel KVER for ARCH with that suite's compiler by the
+# external-module interface (scripts/build-module.sh), which must print no
+# warning; one check, and 1 when the build failed.
+build_module()
+{
+	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" "$3" 2>&1)
+	_r=$?
+	_warn=$(echo "$_out" | grep -E 'warning:|error:|WARNING:|ERROR:' || :)
+	_vm=$(modinfo -F vermagic "$3/uwind.ko" 2>/dev/null)
+	[ $_r -eq 0 ] && [ -z "$_warn" ] && [ "${_vm%% *}" = "$4" ]
+	check $? "uwind.ko built against $4 ($2) by Debian $1's compiler with make -C <headers> M=<dir> modules: no warning, vermagic '$_vm'"
+	[ -z "$_warn" ] || echo "$_warn" | head -n 20 | sed 's/^/# /'
+	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
 }
 
 # in_root ROOT PATH: the file that PATH is inside ROOT (a sysroot), its

@@ -12,6 +12,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${1:-${O:-build}}
 export O
 . "$top/selftests/common/tap.sh"
+. "$top/selftests/kernel/host-lib.sh"
 
 tap_begin
 suite=bullseye
@@ -28,14 +29,6 @@ for arch in x86_64 arm64; do
 	deb=amd64
 	[ "$arch" = arm64 ] && deb=arm64
 	kver=$(sed -n "s/^KVER_$deb=//p" "$root/uwind/env")
-	d=$O/kernel/$suite-$arch/mod
-	out=$(sh "$top/scripts/build-module.sh" -s "$suite" -a "$arch" "$d" 2>&1)
-	r=$?
-	warn=$(echo "$out" | grep -E 'warning:|error:|WARNING:|ERROR:' || :)
-	vm=$(modinfo -F vermagic "$d/uwind.ko" 2>/dev/null)
-	[ $r -eq 0 ] && [ -z "$warn" ] && [ "${vm%% *}" = "$kver" ]
-	tap_result $? "uwind.ko built against $kver ($arch) by Debian $suite's compiler: no warning, vermagic '$vm'"
-	[ -z "$warn" ] || echo "$warn" | head -n 20 | sed 's/^/# /'
-	[ $r -eq 0 ] || echo "$out" | tail -n 20 | sed 's/^/# /'
+	build_module "$suite" "$arch" "$O/kernel/$suite-$arch/mod" "$kver"
 done
 tap_end
