@@ -66,15 +66,8 @@ guest_results()
 # one failed.
 build_suite()
 {
-	_deb=amd64
-	[ "$2" = arm64 ] && _deb=arm64
-	mkdir -p "$3"
-	root=$(sh "$top/scripts/suite-root.sh" "$1" 2> "$3/root.log")
-	_r=$?
-	check $_r "Debian $1: its chroot, kernels and guest userland (scripts/suite-root.sh)"
-	[ $_r -eq 0 ] || { tail -n 20 "$3/root.log" | sed 's/^/# /'; return 1; }
-	kver=$(sed -n "s/^KVER_$_deb=//p" "$root/uwind/env")
-
+	suite_root "$1" "$3" || return 1
+	kver=$(suite_kver "$2")
 	build_module "$1" "$2" "$3/mod" "$kver" || return 1
 
 	if [ "$2" = x86_64 ]; then
@@ -92,6 +85,27 @@ build_suite()
 	check $_r "the guest programs built by Debian $_s's gcc ($(sh "$top/scripts/suite-run.sh" "$_s" gcc -dumpfullversion 2>/dev/null))"
 	[ $_r -eq 0 ] || { echo "$_out" | tail -n 20 | sed 's/^/# /'; return 1; }
 	return 0
+}
+
+# suite_root SUITE DIR: Debian SUITE's chroot (scripts/suite-root.sh, made
+# on first use, its log in DIR/root.log) in root.  One check; 1 when it
+# could not be made.
+suite_root()
+{
+	mkdir -p "$2"
+	root=$(sh "$top/scripts/suite-root.sh" "$1" 2> "$2/root.log")
+	_r=$?
+	check $_r "Debian $1: its chroot, kernels and guest userland (scripts/suite-root.sh)"
+	[ $_r -eq 0 ] || { tail -n 20 "$2/root.log" | sed 's/^/# /'; return 1; }
+}
+
+# suite_kver ARCH: the release of the kernel of ARCH (x86_64, arm64) in
+# the chroot suite_root made.
+suite_kver()
+{
+	_deb=amd64
+	[ "$1" = arm64 ] && _deb=arm64
+	sed -n "s/^KVER_$_deb=//p" "$root/uwind/env"
 }
 
 # build_module SUITE ARCH DIR KVER: uwind.ko in DIR, built against Debian

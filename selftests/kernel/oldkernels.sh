@@ -16,19 +16,12 @@ export O
 
 tap_begin
 suite=bullseye
-mkdir -p "$O/kernel"
-root=$(sh "$top/scripts/suite-root.sh" "$suite" 2> "$O/kernel/$suite.root.log")
-r=$?
-tap_result $r "Debian $suite: its chroot and kernel headers (scripts/suite-root.sh)"
-if [ $r -ne 0 ]; then
-	tail -n 20 "$O/kernel/$suite.root.log" | sed 's/^/# /'
+if ! suite_root "$suite" "$O/kernel/$suite"; then
 	tap_end
 	exit 1
 fi
 for arch in x86_64 arm64; do
-	deb=amd64
-	[ "$arch" = arm64 ] && deb=arm64
-	kver=$(sed -n "s/^KVER_$deb=//p" "$root/uwind/env")
-	build_module "$suite" "$arch" "$O/kernel/$suite-$arch/mod" "$kver"
+	build_module "$suite" "$arch" "$O/kernel/$suite-$arch/mod" \
+		"$(suite_kver "$arch")"
 done
 tap_end
