@@ -1089,13 +1089,13 @@ t_reload()
 # relies on it (load() keeps a loaded module).
 t_reload_hooked()
 {
+	_s0=$(stat_val samples)
 	rec "$T/f2.data" -- /root/leaf-sf "$(ms 500)"
-	_d=$(sdelta "$T/f2.data.stats")
-	_s=$(echo "$_d" | awk '{ for (i = 1; i < NF; i++) if ($i == "samples") print $(i + 1) + 0 }')
-	[ "${_s:-0}" -gt 0 ]
-	ok $? "(f) the module loaded last under load takes the samples (samples +${_s:-0})"
-	if [ "${_s:-0}" -le 0 ]; then
-		echo "# counters: $_d"
+	_s=$(($(stat_val samples) - _s0))
+	[ "$_s" -gt 0 ]
+	ok $? "(f) the module loaded last under load takes the samples (samples +$_s)"
+	if [ "$_s" -le 0 ]; then
+		echo "# counters: $(sdelta "$T/f2.data.stats")"
 		for _f in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 			[ -r "$_f/enabled_functions" ] || continue
 			diag < "$_f/enabled_functions"
