@@ -7,9 +7,10 @@
  * accessor that is a static inline function).  Tested on Linux 6.1, 6.12
  * and 7.2 (x86-64 and arm64); built, with no warning, against Debian 11's
  * 5.10 (not run there yet); a kernel in between takes the branch of its
- * features.  Older than 5.10 is refused.  What a newer kernel may have removed is checked at build
- * time where the compiler can see it (the hooked functions' prototypes,
- * below) and at load time where only kallsyms can (hook.c, events.c).
+ * features.  Older than 5.10 is refused.  What a newer kernel may have
+ * removed is checked at build time where the compiler can see it (the
+ * hooked functions' prototypes, below) and at load time where only
+ * kallsyms can (hook.c, events.c).
  */
 #ifndef UWIND_COMPAT_H
 #define UWIND_COMPAT_H

@@ -3,10 +3,11 @@
 #
 # suite-root.sh [-q] SUITE
 #
-# A Debian SUITE (bullseye, trixie, forky) as the kernel matrix needs it, made once
-# and cached: an amd64 chroot (debootstrap, minbase) with that suite's
-# compilers (gcc and g++; the aarch64 and armhf cross compilers; libelf
-# and libdw's headers and dkms, for the packages' test),
+# A Debian SUITE (trixie, forky; bullseye, whose kernels are only built
+# for) as the kernel tests need it, made once and cached: an amd64
+# chroot (debootstrap, minbase) with that suite's compilers (gcc and
+# g++; the aarch64 and armhf cross compilers; libelf and libdw's headers
+# and dkms, for the packages' test),
 # kernel headers (the amd64 flavour installed, the arm64 flavour's
 # package unpacked beside it: the same -common tree and kbuild), perf,
 # busybox-static and the libraries the guests run; then, next to it, what

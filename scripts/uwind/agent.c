@@ -71,7 +71,8 @@
 
 #define MAX_WORKERS	16
 #define MAX_PREEMPT	2
-#define QUANTUM_S	0.25	/* a conversion's run before another uid's may stop it */
+/* How long a conversion runs before a waiting uid may stop it. */
+#define QUANTUM_S	0.25
 #define READ_BATCH	64
 #define VDSO_MAX	(64u << 10)
 
@@ -405,7 +406,8 @@ static int preempt(struct agent *a)
 
 		if (j->preempted >= MAX_PREEMPT)
 			continue;
-		if (j->user->running > 1 && (!young || j->started > young->started))
+		if (j->user->running > 1 &&
+		    (!young || j->started > young->started))
 			young = j;
 		if (t - j->started >= QUANTUM_S) {
 			if (!ripe || j->started > ripe->started)
