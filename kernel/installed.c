@@ -440,6 +440,7 @@ static u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end)
 
 	if (end <= start || size > UWK_VDSO_MAX)
 		return NULL;
+	uwk_stat_inc(UWK_ST_VDSO_READ);
 	img = kvmalloc(size, GFP_KERNEL);
 	if (img && access_process_vm(task, start, img, size, 0) != (int)size) {
 		kvfree(img);

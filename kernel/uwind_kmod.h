@@ -76,6 +76,7 @@ enum uwk_stat {
 	UWK_ST_KEPT_REUSED,	/* installed tables kept after use, used again */
 	UWK_ST_KEPT_EVICTED,	/* ... freed for another table's room */
 	UWK_ST_VDSO_CACHED,	/* scans that found the vDSO's table read */
+	UWK_ST_VDSO_READ,	/* ... that read the vDSO's image */
 	UWK_ST_COUNT,
 };
 

@@ -115,6 +115,7 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_KEPT_REUSED] = "kept_reused",
 	[UWK_ST_KEPT_EVICTED] = "kept_evicted",
 	[UWK_ST_VDSO_CACHED] = "vdso_cached",
+	[UWK_ST_VDSO_READ] = "vdso_read",
 };
 
 static const char *const uwk_stop_keys[UWK_KSTOP_COUNT] = {

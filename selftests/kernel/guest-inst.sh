@@ -348,13 +348,15 @@ t_inst_keep()
 	/root/hot-mem "$(ms 300)" > /dev/null
 	sleep 0.5
 	v0=$(stat_val vdso_cached) s0=$(stat_val scans) g0=$(stat_val scans_gone)
+	d0=$(stat_val vdso_read)
 	n=1
 	while [ $n -lt 1000 ] && /root/hot-mem 0 > /dev/null; do
 		n=$((n + 1))
 	done
 	i1=$(stat_val tables_installed) r1=$(stat_val kept_reused)
 	v1=$(stat_val vdso_cached) s1=$(stat_val scans) g1=$(stat_val scans_gone)
-	echo "# 1000 runs: scans +$((s1 - s0)), scans_gone +$((g1 - g0)), tables_installed +$((i1 - i0)), kept_reused +$((r1 - r0)), vdso_cached +$((v1 - v0))"
+	d1=$(stat_val vdso_read)
+	echo "# 1000 runs: scans +$((s1 - s0)), scans_gone +$((g1 - g0)), tables_installed +$((i1 - i0)), kept_reused +$((r1 - r0)), vdso_cached +$((v1 - v0)), vdso_read +$((d1 - d0))"
 	grep '^system ' "$UW_DBG/users" | diag
 	# Without keep_s the tables went when the runs' tables were
 	# collected (every 100 ms), and the next run read them again.
@@ -377,8 +379,12 @@ t_inst_keep()
 		[ "$(cut -d' ' -f1,2 "$T/kept.1")" = "$(cat "$T/kept.2")" ] &&
 		[ $((r2 - r1)) -ge 1 ]
 	ok $? "(q) a run after the last user had gone found its tables kept, none read again (kept_reused +$((r2 - r1)))"
-	[ $((v1 - v0)) -ge $((s1 - s0 - 1)) ]
-	ok $? "(q) the vDSO's image read once: vdso_cached +$((v1 - v0)) of $((s1 - s0)) scans"
+	# Read by the first run's scan, not again.  A scan that meets a run
+	# whose vDSO is not mapped (not yet, or no more) reads nothing, so
+	# vdso_cached may fall a little short of the scans (1002 of 1004
+	# once, in CI under load).
+	[ -n "$d1" ] && [ $((d1 - d0)) -eq 0 ] && at_least 90 $((v1 - v0)) $((s1 - s0))
+	ok $? "(q) the vDSO's image read once: vdso_read +$((d1 - d0)) in 1000 runs, vdso_cached +$((v1 - v0)) of $((s1 - s0)) scans"
 	sys=$(awk '$1 == "system" { print $2 }' "$UW_DBG/users")
 	len=$(awk '$2 ~ /\/libc\.so\.6$/ { print $1; exit }' "$UW_DBG/installed")
 	[ "${sys:-0}" -ge "${len:-1}" ] && ! awk '$1 != "system" && $2 >= '"${len:-1}"' { f = 1 } END { exit !f }' "$UW_DBG/users"
