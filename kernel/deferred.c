@@ -25,7 +25,8 @@
  *     workqueue gets to it; at most once a walk, and without such a frame
  *     once per rescan_ms.
  * The walk itself is the hook's (uwk_walk_current(): the per-CPU cache,
- * the time limit, the stats), with preemption off around it.
+ * the stats), with preemption off around it, and its own time limit
+ * (max_defer_walk_us: interrupts taken during the walk count in it).
  *
  * Unloading: a task may sleep in here (a fault, a scan).  Each call holds
  * a reference to the module (try_module_get(): rmmod waits for no one
@@ -91,6 +92,7 @@ static int notrace uwk_unwind_user(struct unwind_stacktrace *trace,
 	struct pt_regs *regs = task_pt_regs(current);
 	struct uwk_sink sink = {
 		.ips = trace->entries, .max = max_entries, .self_scan = true,
+		.limit_us = READ_ONCE(uwk_max_defer_walk_us),
 	};
 	unsigned int tries = 0;
 	bool rescanned;

@@ -433,7 +433,7 @@ static void uwk_walk_user(struct uwk_sink *sink, struct pt_regs *regs,
 	};
 	struct uwk_walk w = {
 		.sink = sink,
-		.limit = (u64)READ_ONCE(uwk_max_walk_us) * NSEC_PER_USEC,
+		.limit = (u64)sink->limit_us * NSEC_PER_USEC,
 	};
 	struct uw_cursor *cur = &slot->cur;
 	unsigned int stop;
@@ -494,7 +494,9 @@ void notrace uwk_walk_current(struct uwk_sink *sink, struct pt_regs *regs)
 static void notrace uwk_callchain_user(struct perf_callchain_entry_ctx *entry,
 				       struct pt_regs *regs)
 {
-	struct uwk_sink sink = { .entry = entry };
+	struct uwk_sink sink = {
+		.entry = entry, .limit_us = READ_ONCE(uwk_max_walk_us),
+	};
 
 	uwk_stat_inc(UWK_ST_SAMPLES);
 	uwk_walk_current(&sink, regs);

@@ -42,7 +42,7 @@ extern unsigned int uwk_max_total_mb;
 extern unsigned int uwk_max_user_pct;
 extern unsigned int uwk_rescan_ms;
 extern unsigned int uwk_cache_slots;
-extern unsigned int uwk_max_walk_us;
+extern unsigned int uwk_max_walk_us, uwk_max_defer_walk_us;
 extern unsigned int uwk_keep_s;
 
 /* Counters, read through debugfs "stats". */
@@ -353,13 +353,15 @@ void uwk_arch_scan(struct task_struct *task, struct mm_struct *mm);
  * Such a walk asks the workqueue for a scan (uwk_request_scan()) unless
  * self_scan says the caller scans the process itself on uncovered (the
  * deferred walk, which may sleep): a queued scan of the same mappings
- * would only repeat it.
+ * would only repeat it.  limit_us is the walk's time limit (max_walk_us
+ * or max_defer_walk_us, read by the caller).
  */
 struct perf_callchain_entry_ctx;
 struct uwk_sink {
 	struct perf_callchain_entry_ctx *entry;
 	unsigned long *ips;
 	unsigned int nr, max;
+	unsigned int limit_us;
 	u64 fault;
 	bool uncovered;
 	bool self_scan;

@@ -76,6 +76,17 @@ module_param_named(max_walk_us, uwk_max_walk_us, uint, 0644);
 MODULE_PARM_DESC(max_walk_us, "longest time one user callchain walk may take, microseconds, checked every 16 frames; 0: no limit (default 50)");
 
 /*
+ * The deferred walk's (deferred.c) limit: it runs in the task, on its way
+ * back to user space, with interrupts on, so its time also counts every
+ * interrupt taken meanwhile (under TCG a sample's own interrupt costs
+ * hundreds of microseconds, and 2000 of them a second cut deep walks at
+ * max_walk_us); it bounds how long the task runs with preemption off.
+ */
+unsigned int uwk_max_defer_walk_us = 500;
+module_param_named(max_defer_walk_us, uwk_max_defer_walk_us, uint, 0644);
+MODULE_PARM_DESC(max_defer_walk_us, "longest time one deferred user callchain walk (task context, interrupts on) may take, microseconds, checked every 16 frames; 0: no limit (default 500)");
+
+/*
  * An installed table no process uses is kept this long (files.c), within
  * the caps: a table that needs its room frees it first.
  */

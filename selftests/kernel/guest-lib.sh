@@ -72,21 +72,33 @@ loaded() { grep -q '^uwind ' /proc/modules; }
 # host CPU in the middle of a walk: walks the tests expect whole would be
 # cut.  So under TCG (the host says so on the kernel command line,
 # uwind_accel=tcg) every insmod gets max_walk_us=$UW_WALK_US (2000)
-# unless it names max_walk_us itself; under KVM, the default.  The
-# limit's own tests set theirs (t_walktime).
-UW_WALK_US=
+# unless it names max_walk_us itself, and the deferred walk's limit
+# (default 10 times the other) scaled alike, max_defer_walk_us=
+# $UW_DEFER_WALK_US; under KVM, the defaults.  The limit's own tests set
+# theirs (t_walktime).
+UW_WALK_US= UW_DEFER_WALK_US=
 for a in $(cat /proc/cmdline); do
 	case $a in
-	uwind_accel=tcg) UW_WALK_US=${UW_TCG_WALK_US:-2000} ;;
+	uwind_accel=tcg)
+		UW_WALK_US=${UW_TCG_WALK_US:-2000}
+		UW_DEFER_WALK_US=$((UW_WALK_US * 10))
+		;;
 	esac
 done
 
 insmod()
 {
+	_a=
 	case " $* " in
-	*" max_walk_us="*) command insmod "$@" ;;
-	*) command insmod "$@" ${UW_WALK_US:+max_walk_us=$UW_WALK_US} ;;
+	*" max_walk_us="*) ;;
+	*) _a=${UW_WALK_US:+max_walk_us=$UW_WALK_US} ;;
 	esac
+	case " $* " in
+	*" max_defer_walk_us="*) ;;
+	*) _a="$_a${UW_DEFER_WALK_US:+ max_defer_walk_us=$UW_DEFER_WALK_US}" ;;
+	esac
+	# shellcheck disable=SC2086
+	command insmod "$@" $_a
 }
 
 load() { loaded || insmod "$UW_KO" "$@"; }
@@ -352,6 +364,17 @@ table_state()
 
 # bg_prog NAME ARGS...: start /root/NAME in the background (output in
 # $T/NAME.out), pid in bg.
+# wait_comm PID COMM: until PID runs COMM (has made its exec), 5 s at most.
+wait_comm()
+{
+	_i=0
+	while [ "$(cat "/proc/$1/comm" 2>/dev/null)" != "$2" ] &&
+		[ $_i -lt 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
 bg_prog()
 {
 	_p=$1

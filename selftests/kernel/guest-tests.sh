@@ -679,7 +679,39 @@ t_defer()
 		"$SIGCHAIN"
 	t_defer_fault
 	t_defer_scan
+	t_defer_time
 	UW_CALLGRAPH=
+}
+
+# max_defer_walk_us, the deferred walk's own time limit: at 1 (with
+# max_walk_us=0) it cuts deep-sf's deferred walks; at 0 (with
+# max_walk_us=1, which would cut a walk in the sample's interrupt) they
+# go to the deferred trace's end (the kernel's unwind_user() takes about
+# 500 entries, whatever perf_event_max_stack says).
+t_defer_time()
+{
+	for lim in 1 0; do
+		unload && insmod "$UW_KO" max_defer_walk_us=$lim \
+			max_walk_us=$((1 - lim))
+		e0=$(stat_val end_time)
+		rec "$T/dtime$lim.data" -- /root/deep-sf 2000 "$(ms 1000)"
+		e1=$(stat_val end_time)
+		deep_count "$T/dtime$lim.data" "$lim" > "$T/dtime$lim.n"
+		read -r ns nmax ndeep < "$T/dtime$lim.n"
+		echo "# max_defer_walk_us=$lim: $ns samples, $ndeep of more than 16 user frames, at most $nmax; end_time +$((e1 - e0))"
+		if [ "$lim" = 1 ]; then
+			# (Samples taken in one kernel entry share its walk:
+			# end_time may count a few less than the samples.)
+			[ "$ndeep" -ge "$UW_MIN" ] && [ "$nmax" -lt 400 ] &&
+				at_least 95 $((e1 - e0)) "$ndeep"
+			ok $? "(defer) max_defer_walk_us=1: deferred walks cut short ($nmax user frames at most, end_time +$((e1 - e0)), $ndeep samples of more than 16 frames)"
+		else
+			[ "$ns" -ge 20 ] && [ "$nmax" -ge 400 ] &&
+				[ $((e1 - e0)) -eq 0 ]
+			ok $? "(defer) max_defer_walk_us=0 under max_walk_us=1: deferred walks of $nmax user frames, end_time +$((e1 - e0))"
+		fi
+	done
+	unload && load
 }
 
 # pagedrop: -g (NMI) cannot read the dropped pages; fp,defer faults them in.
@@ -900,6 +932,39 @@ t_cache()
 # after on a fast machine), then the control with no limit: the whole
 # 1024 entries (walks of a millisecond each under TCG: perf lowers the
 # sample rate, hence fewer samples asked of it).
+# deep_count DATA LIM: "samples most-user-frames samples-over-16" of
+# deep-sf in DATA, and (LIM not 0) two walks longer than a cut one on
+# stderr.
+deep_count()
+{
+	perf script --no-inline -i "$1" \
+		-F comm,tid,time,ip,sym \
+		--max-stack 4096 2> /dev/null | awk -v lim="$2" '
+		BEGIN { RS = ""; FS = "\n" }
+		{
+			split($1, h, " ")
+			if (h[1] != "deep-sf")
+				next
+			n = 0
+			for (i = 2; i <= NF; i++) {
+				split($i, f, " ")
+				if (!(length(f[1]) == 16 && f[1] ~ /^ffff/))
+					n++
+			}
+			if (n == 0)
+				next
+			s++
+			if (n > 16)
+				deep++
+			if (n > max)
+				max = n
+			# What a walk longer than a cut one looks like.
+			if (lim && n > 100 && shown++ < 2)
+				print "#", $1, n, "user frames:", $2, "...", $NF > "/dev/stderr"
+		}
+		END { print s + 0, max + 0, deep + 0 }'
+}
+
 t_walktime()
 {
 	unload && insmod "$UW_KO" max_walk_us=1
@@ -911,32 +976,7 @@ t_walktime()
 		e0=$(stat_val end_time) s0=$(stat_val stop_time)
 		rec "$T/time$lim.data" -- /root/deep-sf 2000 "$(ms 1000)"
 		e1=$(stat_val end_time) s1=$(stat_val stop_time)
-		perf script --no-inline -i "$T/time$lim.data" \
-			-F comm,tid,time,ip,sym \
-			--max-stack 4096 2> /dev/null | awk -v lim="$lim" '
-			BEGIN { RS = ""; FS = "\n" }
-			{
-				split($1, h, " ")
-				if (h[1] != "deep-sf")
-					next
-				n = 0
-				for (i = 2; i <= NF; i++) {
-					split($i, f, " ")
-					if (!(length(f[1]) == 16 && f[1] ~ /^ffff/))
-						n++
-				}
-				if (n == 0)
-					next
-				s++
-				if (n > 16)
-					deep++
-				if (n > max)
-					max = n
-				# What a walk longer than a cut one looks like.
-				if (lim && n > 100 && shown++ < 2)
-					print "#", $1, n, "user frames:", $2, "...", $NF > "/dev/stderr"
-			}
-			END { print s + 0, max + 0, deep + 0 }' > "$T/time$lim.n"
+		deep_count "$T/time$lim.data" "$lim" > "$T/time$lim.n"
 		read -r ns nmax ndeep < "$T/time$lim.n"
 		echo "# max_walk_us=$lim: $ns samples, $ndeep of more than 16 user frames, at most $nmax;" \
 			"end_time +$((e1 - e0)), stop_time +$((s1 - s0))"
@@ -960,11 +1000,13 @@ t_walktime()
 	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = 0 ]
 	# The module's own default, not the tests' (see insmod()).
 	unload && command insmod "$UW_KO"
-	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = 50 ]
-	ok $? "max_walk_us is writable, and 50 by default"
+	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = 50 ] &&
+		[ "$(cat /sys/module/uwind/parameters/max_defer_walk_us)" = 500 ]
+	ok $? "max_walk_us is writable, and 50 by default; max_defer_walk_us 500"
 	unload && load
-	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = "${UW_WALK_US:-50}" ]
-	ok $? "the tests' insmod: max_walk_us=${UW_WALK_US:-50} (under TCG 2000, else the default)"
+	[ "$(cat /sys/module/uwind/parameters/max_walk_us)" = "${UW_WALK_US:-50}" ] &&
+		[ "$(cat /sys/module/uwind/parameters/max_defer_walk_us)" = "${UW_DEFER_WALK_US:-500}" ]
+	ok $? "the tests' insmod: max_walk_us=${UW_WALK_US:-50}, max_defer_walk_us=${UW_DEFER_WALK_US:-500} (under TCG 2000 and 20000, else the defaults)"
 }
 
 # (d) through a library with frame pointers and no SFrame.
