@@ -37,8 +37,10 @@
  *   worker or all, delay another user's first conversion by no more than
  *   a fork, and more users than workers by a quarter of a second;
  * - conversion time: a uid's workers may use --user-cpu seconds of CPU
- *   (default 120) in each --window (600 s); past it its requests are
- *   answered "user-budget" until the window ends;
+ *   (default 120) in each --window (600 s), its running conversions'
+ *   counted as they run (those started before it was spent run to
+ *   their end); past it its requests are answered "user-budget" until
+ *   the window ends;
  * - disk: the tables made for a uid's requests since the agent started
  *   at most --user-store MiB (256), the store as a whole --store-max MiB
  *   (1024; counted from the store at start, `uwind sframe --gc` is run
@@ -237,8 +239,53 @@ static void read_requests(struct agent *a)
 
 /* ---- budgets ---- */
 
-/* Whether u's CPU budget is spent; *retry: until when, in seconds. */
-static bool over_cpu(struct agent *a, struct agent_user *u, uint32_t *retry)
+/* The CPU seconds process pid has used so far; 0 when it cannot be read. */
+static double proc_cpu(pid_t pid)
+{
+	unsigned long ut, st;
+	char path[40], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* utime and stime: the 14th and 15th fields, after "(comm) S". */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+			 &ut, &st) != 2)
+		return 0;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/*
+ * The CPU u has used in the window: its finished conversions' and, so
+ * that a uid with many conversions in flight is not let past its budget
+ * until they end, its running ones' so far.
+ */
+static double cpu_used(const struct agent *a, const struct agent_user *u)
+{
+	double cpu = u->cpu;
+	unsigned int i;
+
+	for (i = 0; i < a->cfg.workers; i++)
+		if (a->slot[i] && a->slot[i]->user == u && a->slot[i]->child > 0)
+			cpu += proc_cpu(a->slot[i]->child);
+	return cpu;
+}
+
+/*
+ * Whether u's CPU budget is spent; *retry: until when, in seconds;
+ * *used: what it has used.
+ */
+static bool over_cpu(struct agent *a, struct agent_user *u, uint32_t *retry,
+		     double *used)
 {
 	double t = now_s();
 
@@ -247,7 +294,8 @@ static bool over_cpu(struct agent *a, struct agent_user *u, uint32_t *retry)
 		u->cpu = 0;
 	}
 	*retry = (uint32_t)(u->window_start + a->cfg.window_s - t) + 1;
-	return u->cpu >= a->cfg.user_cpu_s;
+	*used = cpu_used(a, u);
+	return *used >= a->cfg.user_cpu_s;
 }
 
 /* Run `uwind sframe --gc` on the store, in a process of its own. */
@@ -311,10 +359,14 @@ static void start(struct agent *a, int i, struct agent_job *job)
 {
 	struct agent_user *u = job->user;
 	uint32_t retry;
+	char why[96];
+	double used;
 
-	if (u->uid && over_cpu(a, u, &retry)) {
-		answer(a, job, UWIND_DONE_BUDGET, retry,
-		       "the user's conversion time is spent", 0);
+	if (u->uid && over_cpu(a, u, &retry, &used)) {
+		snprintf(why, sizeof(why),
+			 "the user's conversion time is spent (%.1f s of %g in %g s)",
+			 used, a->cfg.user_cpu_s, a->cfg.window_s);
+		answer(a, job, UWIND_DONE_BUDGET, retry, why, 0);
 		free(job);
 		return;
 	}

@@ -305,7 +305,7 @@ AG_FLOOD=192		# distinct programs of uid 1000: 3 x 64 (uwspawn's most)
 t_agent_flood()
 {
 	ag_stop
-	ag_start -v --user-cpu 5 --time-limit 30 --mem-limit 256
+	ag_start -v --user-cpu 3 --time-limit 30 --mem-limit 256
 	mkdir -p "$AG/a/0" "$AG/a/1" "$AG/a/2" "$AG/b"
 	for b in 0 1 2; do
 		/root/uwgen newid /root/uwgen "$AG/a/$b/u%d" \
@@ -359,6 +359,14 @@ t_agent_flood()
 	_upend=$(stat_val requests_user_pending_max)
 	_pend=$(stat_val requests_pending_max)
 	_drop=$(($(stat_val requests_dropped) - p0))
+	# Past its budget by now (the junk alone takes seconds): a new
+	# program of uid 1000's is refused whenever it comes.
+	fresh /root/hot-qsort "$AG/a/late"
+	chown 1000:1000 "$AG/a/late"
+	perf record -q -e cpu-clock -F 500 -g -o /dev/null -- \
+		/root/uwspawn 1000 1 "$AG/a/late" 300 > /dev/null 2>&1
+	ag_idle 10
+	_late=$(grep -c "^user-budget uid=1000 .*$AG/a/late" "$AG_LOG")
 	_bud=$(grep -c '^user-budget uid=1000 ' "$AG_LOG")
 	_b=$(grep -cE '^(user-budget|store-full) uid=1001 ' "$AG_LOG")
 	ag_said '^[a-z-]+ uid=1000 .*(junk|big)' 8
@@ -370,8 +378,9 @@ t_agent_flood()
 	ok $? "(ag) the agent's memory: VmHWM ${_hwm:-?} kB (<= 64 MiB; its workers are limited apart)"
 	grep -qE "^(gone|failed|too-big|installed|refused) uid=1000 [^ ]* $AG/a/big" "$AG_LOG"
 	ok $? "(ag) the file rewritten while converted: answered ($(grep -E "^[a-z-]+ uid=1000 [^ ]* $AG/a/big" "$AG_LOG" | head -n 1 | cut -d: -f2-))"
-	[ "$_bud" -ge 1 ] && [ "$_b" -eq 0 ]
-	ok $? "(ag) uid 1000 held to its conversion time ($_bud requests answered user-budget), uid 1001 never"
+	[ "$_late" -ge 1 ] && [ "$_b" -eq 0 ]
+	ok $? "(ag) uid 1000 held to its conversion time ($_bud requests answered user-budget, its program after the flood among them: $_late), uid 1001 never"
+	ag_said "^[a-z-]+ uid=1000 .*$AG/a/late" 2
 	[ "$_upend" -le 64 ] && [ "$_pend" -le 512 ] && [ "$_drop" -ge 1 ]
 	ok $? "(ag) the module's requests: at most $_upend of one uid pending (<= 64), $_pend in all (<= 512); $_drop dropped and counted"
 	killall uwgen 2>/dev/null
