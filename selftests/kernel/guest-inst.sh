@@ -35,9 +35,12 @@ hot_chains()
 	[ "$1" != -e ] || { _e=1; shift; }
 	# perf 6.1 prints a frame's address relative to its file; later ones
 	# print the process's address, and the file's in the dsoff field.
+	# A yes is kept for the boot: the question is a whole pass over a
+	# recording (under TCG seconds, as long as the answer's).
 	_f=comm,tid,time,ip,sym,symoff,dso
-	perf script -F dsoff -i "$1" > /dev/null 2>&1 &&
-		_f=comm,tid,time,ip,sym,symoff,dsoff
+	[ -n "${HOT_DSOFF:-}" ] || ! perf script -F dsoff -i "$1" > /dev/null 2>&1 ||
+		HOT_DSOFF=1
+	[ -z "${HOT_DSOFF:-}" ] || _f=comm,tid,time,ip,sym,symoff,dsoff
 	for _d; do
 		perf script --no-demangle --no-inline -i "$_d" -F "$_f" \
 			> "$_d.txt" 2> "$_d.script.err"
