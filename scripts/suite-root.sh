@@ -19,7 +19,10 @@
 #   ROOT/uwind/arm64/sysroot/   the arm64 guest's userland: perf and every
 #                               library it loads, busybox, libc, libstdc++
 #                               (unpacked .debs, never installed)
-#   ROOT/uwind/env              KVER_amd64=, KVER_arm64= (the versions)
+#   ROOT/uwind/rt-amd64/vmlinuz trixie only: its PREEMPT_RT x86-64 kernel
+#                               (the rt-amd64 flavour, headers installed)
+#   ROOT/uwind/env              KVER_amd64=, KVER_arm64= (the versions),
+#                               KVER_rt_amd64= (trixie)
 #
 # Prints ROOT.  Nothing is installed on the host, and the host's apt
 # sources are only read: the mirror is the one they name for the host's
@@ -58,6 +61,9 @@ cache=${UWIND_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uwind}/suites
 root=$cache/$suite
 # What is asked for; a change here makes the next run make it again.
 want="v3 $suite gcc g++ cross-aarch64 cross-aarch64-g++ cross-armhf libelf-dev libdw-dev dkms headers-amd64+arm64 perf busybox libdw images-amd64+arm64 kvm arm64-sysroot"
+# Debian 13's PREEMPT_RT flavour too (rt-amd64: its headers and image).
+rt=0
+[ "$suite" = trixie ] && rt=1 want="$want rt-amd64"
 
 current()
 {
@@ -153,6 +159,12 @@ hdra=$(dep_of linux-headers-arm64:arm64 '^linux-headers-.*-arm64$')
 [ -n "$hdr64" ] && [ -n "$hdra" ] || die "no linux-headers-*-amd64/-arm64 found"
 kver64=${hdr64#linux-headers-}
 kvera=${hdra#linux-headers-}
+hdrrt="" kverrt=""
+if [ "$rt" -eq 1 ]; then
+	hdrrt=$(dep_of linux-headers-rt-amd64 '^linux-headers-.*-rt-amd64$')
+	[ -n "$hdrrt" ] || die "no linux-headers-*-rt-amd64 found"
+	kverrt=${hdrrt#linux-headers-}
+fi
 
 # Debian 13 renamed libdw1 for the 64-bit time_t transition.
 libdw=libdw1t64
@@ -166,7 +178,7 @@ apt_in install -y --no-install-recommends \
 	make gcc g++ libc6-dev binutils file kmod xz-utils zstd mawk \
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross \
-	"$hdr64" linux-perf $perfver busybox-static "$libdw" libelf-dev libdw-dev dkms ||
+	"$hdr64" $hdrrt linux-perf $perfver busybox-static "$libdw" libelf-dev libdw-dev dkms ||
 	die "apt-get install failed"
 
 # The rest is downloaded in the chroot and unpacked, never installed.
@@ -196,6 +208,10 @@ img_pkgs()
 }
 imgs64=$(img_pkgs "$kver64" amd64) || die "no image package for $kver64"
 imgsa=$(img_pkgs "$kvera" arm64) || die "no image package for $kvera"
+imgsrt=""
+if [ "$rt" -eq 1 ]; then
+	imgsrt=$(img_pkgs "$kverrt" amd64) || die "no image package for $kverrt"
+fi
 
 # The arm64 guest's userland: perf with every library package it may
 # load (its Depends, recursively), busybox, libc and libstdc++.
@@ -206,7 +222,7 @@ libs=$(in_new apt-cache depends --recurse --no-recommends --no-suggests \
 
 say "downloading $hdra, the images, arm64 perf and $(echo "$libs" | wc -l) libraries"
 # shellcheck disable=SC2086
-dl_in "$hdra:arm64" $imgs64 $imgsa linux-perf:arm64 ${perfver:+$perfver:arm64} busybox-static:arm64 \
+dl_in "$hdra:arm64" $imgs64 $imgsa $imgsrt linux-perf:arm64 ${perfver:+$perfver:arm64} busybox-static:arm64 \
 	libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64 $libs ||
 	die "apt-get download failed"
 
@@ -215,6 +231,12 @@ u=$new/uwind
 mkdir -p "$u/amd64/modules" "$u/arm64/sysroot" "$u/tmp"
 for d in "$dl"/*.deb; do
 	case ${d##*/} in
+	# The RT flavour's image: the kernel alone (no KVM test there).
+	linux-image-*-rt-amd64*_amd64.deb)
+		rm -rf "$u/tmp" && mkdir -p "$u/tmp" "$u/rt-amd64"
+		dpkg-deb -x "$d" "$u/tmp"
+		find "$u/tmp" -name 'vmlinuz*' -type f -exec cp {} "$u/rt-amd64/vmlinuz" \;
+		;;
 	# Debian 11's files under /lib: into the merged /usr, not over
 	# the /lib link.
 	linux-headers-*)
@@ -278,7 +300,13 @@ for f in "$u/amd64/vmlinuz" "$u/arm64/vmlinuz" "$u/arm64/sysroot/usr/bin/perf" \
     "$new/usr/src/$hdra/Makefile" "$new/usr/bin/perf" "$new/usr/bin/busybox"; do
 	[ -e "$f" ] || die "$f is missing"
 done
+if [ "$rt" -eq 1 ]; then
+	for f in "$u/rt-amd64/vmlinuz" "$new/usr/src/$hdrrt/Makefile"; do
+		[ -e "$f" ] || die "$f is missing"
+	done
+fi
 printf 'KVER_amd64=%s\nKVER_arm64=%s\n' "$kver64" "$kvera" > "$u/env"
+[ "$rt" -eq 0 ] || printf 'KVER_rt_amd64=%s\n' "$kverrt" >> "$u/env"
 in_new apt-get clean
 echo "$want" > "$u/complete"
 
