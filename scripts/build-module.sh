@@ -26,18 +26,19 @@
 #              extracted by scripts/deps-arm64.sh (scripts/kernel-env-arm64.sh)
 #   -s SUITE   with the compiler and headers of the Debian SUITE (trixie,
 #              forky), in its chroot (scripts/suite-run.sh): that suite's
-#              kernel of ARCH (KVER_<arch> of scripts/suite-root.sh)
+#              kernel of ARCH (KVER_<arch> of scripts/suite-root.sh), or
+#              with -v the chroot's headers of KVER (trixie's rt-amd64)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-arch="" suite="" kdir=${KDIR:-} kver=${KVER:-} test_kernel=0
+arch="" suite="" kdir=${KDIR:-} kver=${KVER:-} kver_opt="" test_kernel=0
 usage() { sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2; }
 while getopts a:s:k:v:t opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	s) suite=$OPTARG ;;
 	k) kdir=$OPTARG ;;
-	v) kver=$OPTARG ;;
+	v) kver=$OPTARG kver_opt=$OPTARG ;;
 	t) test_kernel=1 ;;
 	*) usage ;;
 	esac
@@ -55,7 +56,7 @@ esac
 run=""
 if [ -n "$suite" ]; then
 	root=$(sh "$top/scripts/suite-root.sh" -q "$suite")
-	v=$(sed -n "s/^KVER_$deb=//p" "$root/uwind/env")
+	v=${kver_opt:-$(sed -n "s/^KVER_$deb=//p" "$root/uwind/env")}
 	kdir=/usr/src/linux-headers-$v
 	run="sh $top/scripts/suite-run.sh $suite"
 elif [ -z "$kdir" ] && [ -n "$kver" ]; then
