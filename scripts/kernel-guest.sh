@@ -16,9 +16,10 @@
 # -s SUITE boots the x86-64 kernel of another Debian suite instead
 # (scripts/suite-root.sh), with that suite's busybox, perf, mawk and every
 # library from its root; -d and -m name the programs' directory and the
-# module built for it.  -u puts TOOL at /usr/bin/uwind instead of
-# $O/uwind (a packaged build); SRC[:DEST] are more files for the guest
-# (DEST defaults to /root/NAME).
+# module built for it; -f FLAVOUR boots that suite's kernel of another
+# flavour (rt-amd64: ROOT/uwind/rt-amd64/vmlinuz, no KVM modules).  -u
+# puts TOOL at /usr/bin/uwind instead of $O/uwind (a packaged build);
+# SRC[:DEST] are more files for the guest (DEST defaults to /root/NAME).
 # The initramfs is $O/kernel/NAME.cpio, the serial console's log
 # $O/kernel/NAME.serial.log (printed path on stdout).  Exit status: that of
 # scripts/qemu-kernel.sh (the guest script's status, 124 on timeout, 125
@@ -29,8 +30,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 export O
 script="" name="" tmo=${UWIND_QEMU_TIMEOUT:-300} nomod=0 args=""
-suite="" kt="" ko="" tool=""
-while getopts t:n:T:a:Ms:d:m:u: opt; do
+suite="" kt="" ko="" tool="" flavour=""
+while getopts t:n:T:a:Ms:f:d:m:u: opt; do
 	case $opt in
 	t) script=$OPTARG ;;
 	n) name=$OPTARG ;;
@@ -38,6 +39,7 @@ while getopts t:n:T:a:Ms:d:m:u: opt; do
 	a) args=$OPTARG ;;
 	M) nomod=1 ;;
 	s) suite=$OPTARG ;;
+	f) flavour=$OPTARG ;;
 	d) kt=$OPTARG ;;
 	m) ko=$OPTARG ;;
 	u) tool=$OPTARG ;;
@@ -63,6 +65,10 @@ if [ -n "$suite" ]; then
 	root=$(sh "$top/scripts/suite-root.sh" -q "$suite") || exit 1
 	image=$root/uwind/amd64/vmlinuz
 	kmods=$root/uwind/amd64/modules
+	if [ -n "$flavour" ]; then
+		image=$root/uwind/$flavour/vmlinuz
+		kmods=""
+	fi
 elif . "$top/scripts/kernel-env.sh" 2>/dev/null; then
 	kmods=$UWIND_KMODDIR/kernel
 fi

@@ -63,16 +63,18 @@ guest_results()
 # modules) with the suite's compiler, which must print no warning; the
 # guest programs in DIR/progs, built by the suite's gcc.  Sets root (the
 # chroot) and kver (the kernel's release).  Three checks; returns 1 when
-# one failed.
+# one failed.  FLAVOUR (x86-64 only: rt-amd64, trixie's PREEMPT_RT
+# kernel) builds for that flavour's kernel instead.
 build_suite()
 {
 	suite_root "$1" "$3" || return 1
-	kver=$(suite_kver "$2")
+	kver=$(suite_kver "$2" "${4:-}")
+	[ -n "$kver" ] || { check 1 "Debian $1 has a ${4:-$2} kernel"; return 1; }
 	build_module "$1" "$2" "$3/mod" "$kver" || return 1
 
 	if [ "$2" = x86_64 ]; then
 		set -- "$1" "$2" "$3" KT_OUT="$3/progs" \
-			KT_VMLINUZ=/uwind/amd64/vmlinuz kernel-progs
+			KT_VMLINUZ="/uwind/${4:-amd64}/vmlinuz" kernel-progs
 	else
 		set -- "$1" "$2" "$3" KA_OUT="$3/progs" kernel-arm64-progs
 	fi
@@ -99,12 +101,13 @@ suite_root()
 	[ $_r -eq 0 ] || { tail -n 20 "$2/root.log" | sed 's/^/# /'; return 1; }
 }
 
-# suite_kver ARCH: the release of the kernel of ARCH (x86_64, arm64) in
-# the chroot suite_root made.
+# suite_kver ARCH [FLAVOUR]: the release of the kernel of ARCH (x86_64,
+# arm64), or of FLAVOUR (rt-amd64), in the chroot suite_root made.
 suite_kver()
 {
 	_deb=amd64
 	[ "$1" = arm64 ] && _deb=arm64
+	[ -z "${2:-}" ] || _deb=$(echo "$2" | tr - _)
 	sed -n "s/^KVER_$_deb=//p" "$root/uwind/env"
 }
 
@@ -114,7 +117,7 @@ suite_kver()
 # warning; one check, and 1 when the build failed.
 build_module()
 {
-	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" "$3" 2>&1)
+	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" -v "$4" "$3" 2>&1)
 	_r=$?
 	_warn=$(echo "$_out" | grep -E 'warning:|error:|WARNING:|ERROR:' || :)
 	_vm=$(modinfo -F vermagic "$3/uwind.ko" 2>/dev/null)

@@ -17,6 +17,9 @@
 # the programs with its gcc, into $O/kernel/SUITE-x86_64; the guest runs
 # that suite's perf, busybox and libraries.
 #
+# trixie-rt: Debian 13's PREEMPT_RT kernel (the rt-amd64 flavour), the
+# module and programs built as for trixie, into $O/kernel/trixie-rt-x86_64.
+#
 # PARTS (comma separated) are the parts of guest-tests.sh to run, default
 # all; UWIND_ONLY=part,part overrides them.
 set -u
@@ -24,6 +27,10 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${1:-${O:-build}}
 suite=${2:-bookworm}
+flavour="" tname=$suite
+case $suite in
+trixie-rt) suite=trixie flavour=rt-amd64 ;;
+esac
 parts=${UWIND_ONLY:-${3:-}}
 export O
 host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
@@ -38,13 +45,13 @@ if [ "$suite" = "$host" ]; then
 	. "$top/scripts/kernel-env.sh"
 	kver=$UWIND_KVER
 else
-	td=$O/kernel/$suite-x86_64
+	td=$O/kernel/$tname-x86_64
 	kt=$td/progs
 	ko=$td/mod/uwind.ko
-	name=$suite-x86_64
-	build_suite "$suite" x86_64 "$td" || { tap_end; exit 1; }
+	name=$tname-x86_64
+	build_suite "$suite" x86_64 "$td" "$flavour" || { tap_end; exit 1; }
 fi
-echo "# kernel: Debian $suite, $kver${parts:+; parts: $parts}"
+echo "# kernel: Debian $suite${flavour:+ ($flavour)}, $kver${parts:+; parts: $parts}"
 
 if [ "$(uname -m)" != x86_64 ]; then
 	tap_skip "kernel tests" "host is not x86-64"
@@ -65,6 +72,14 @@ done
 [ -z "$missing" ]
 check $? "$suite: module and guest programs are built${missing:+ (missing:$missing)}"
 [ -z "$missing" ] || { tap_end; exit 1; }
+if [ "$flavour" = rt-amd64 ]; then
+	_v=$(strings "$kt/vmlinux" | grep -m 1 '^Linux version ')
+	case $_v in
+	*" PREEMPT_RT "*) _r=0 ;;
+	*) _r=1 ;;
+	esac
+	check $_r "$tname: the kernel booted is a PREEMPT_RT one (${_v:-no version string})"
+fi
 
 # The fixtures themselves: SFrame (a PT_GNU_SFRAME segment) exactly where
 # the tests expect it, and no frame pointer setup in the leaf of leaf-sf.
@@ -137,7 +152,7 @@ ctfiles=""
 if [ "$suite" = "$host" ]; then
 	set --
 else
-	set -- -s "$suite" -d "$kt" -m "$ko"
+	set -- -s "$suite" ${flavour:+-f "$flavour"} -d "$kt" -m "$ko"
 fi
 # The whole suite takes 8-10 min of a TCG guest on a loaded 2-core host
 # (7.2's with the deferred parts); the limit is for a hung guest only,
