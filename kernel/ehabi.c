@@ -56,14 +56,14 @@ static void uwk_find_extab(const struct uwk_src *src, const Elf32_Ehdr *eh,
 	if (eh->e_shentsize != sizeof(*sh) || !eh->e_shnum ||
 	    eh->e_shnum > UWK_MAX_SHDRS32 || eh->e_shstrndx >= eh->e_shnum)
 		return;
-	sh = kmalloc_array(eh->e_shnum, sizeof(*sh), GFP_KERNEL);
+	sh = uwk_nomem(kmalloc_array(eh->e_shnum, sizeof(*sh), UWK_GFP));
 	if (!sh ||
 	    uwk_src_read(src, sh, eh->e_shnum * sizeof(*sh), eh->e_shoff))
 		goto out;
 	nlen = sh[eh->e_shstrndx].sh_size;
 	if (nlen < sizeof(uwk_extab_name) || nlen > UWK_MAX_SHSTRTAB)
 		goto out;
-	names = kmalloc(nlen, GFP_KERNEL);
+	names = uwk_nomem(kmalloc(nlen, UWK_GFP));
 	if (!names ||
 	    uwk_src_read(src, names, nlen, sh[eh->e_shstrndx].sh_offset))
 		goto out;
@@ -106,7 +106,7 @@ int uwk_elf32_read(const struct uwk_src *src, struct uwk_load *loads,
 	if (uwk_elf32_ehdr(src, &eh) || eh.e_phentsize != sizeof(*ph) ||
 	    !eh.e_phnum || eh.e_phnum > UWK_MAX_PHDRS32)
 		return -EINVAL;
-	ph = kmalloc_array(eh.e_phnum, sizeof(*ph), GFP_KERNEL);
+	ph = uwk_nomem(kmalloc_array(eh.e_phnum, sizeof(*ph), UWK_GFP));
 	if (!ph)
 		return -ENOMEM;
 	if (uwk_src_read(src, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))

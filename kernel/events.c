@@ -246,7 +246,7 @@ static struct uwk_scan_user *uwk_scan_user_of(kuid_t uid)
  */
 static void uwk_queue_scan(struct task_struct *task, struct mm_struct *pending)
 {
-	struct uwk_scan_req *req = kmalloc(sizeof(*req), GFP_ATOMIC);
+	struct uwk_scan_req *req = uwk_nomem(kmalloc(sizeof(*req), UWK_GFP_ATOMIC));
 	struct uwk_scan_user *u;
 	unsigned long flags;
 	kuid_t uid;

@@ -165,7 +165,7 @@ static int uwk_charge_once(struct uwk_kfile *kf, kuid_t uid, size_t len,
 	} else if (!system && (u ? u->bytes : 0) + len > uwk_user_limit()) {
 		ret = UWK_KF_OVER_USER;
 	} else if (!u) {
-		u = kzalloc(sizeof(*u), GFP_KERNEL);
+		u = uwk_nomem(kzalloc(sizeof(*u), UWK_GFP));
 		if (u) {
 			u->uid = uid;
 			hash_add(uwk_users, &u->node, __kuid_val(uid));
@@ -329,7 +329,7 @@ static int uwk_kfile_trim(struct uwk_kfile *kf, size_t len)
 
 	if (len == kf->len)
 		return 0;
-	data = kvmalloc(len, GFP_KERNEL);
+	data = uwk_nomem(kvmalloc(len, UWK_GFP));
 	if (!data)
 		return -ENOMEM;
 	memcpy(data, kf->data, len);
@@ -393,7 +393,7 @@ static void uwk_kfile_take(struct uwk_kfile *kf, const struct uwk_src *src,
 		return;
 	}
 	kf->len = len;
-	kf->data = kvmalloc(kf->len, GFP_KERNEL);
+	kf->data = uwk_nomem(kvmalloc(kf->len, UWK_GFP));
 	err = UW_EREAD;
 	if (!kf->data || uwk_src_read(src, kf->data, kf->len, off))
 		goto rejected;
@@ -451,7 +451,7 @@ static bool uwk_kfile_load_ehabi(struct uwk_kfile *kf,
 		return true;
 	}
 	kf->len = len;
-	kf->data = kvmalloc(kf->len, GFP_KERNEL);
+	kf->data = uwk_nomem(kvmalloc(kf->len, UWK_GFP));
 	err = UW_EREAD;
 	if (!kf->data ||
 	    uwk_src_read(src, kf->data, loc.exidx.filesz, loc.exidx.off) ||
@@ -537,7 +537,7 @@ Elf64_Phdr *uwk_elf_phdrs(const struct uwk_src *src, Elf64_Ehdr *eh)
 	    eh->e_phentsize != sizeof(*ph) || !eh->e_phnum ||
 	    eh->e_phnum > UWK_MAX_PHDRS)
 		return NULL;
-	ph = kmalloc_array(eh->e_phnum, sizeof(*ph), GFP_KERNEL);
+	ph = uwk_nomem(kmalloc_array(eh->e_phnum, sizeof(*ph), UWK_GFP));
 	if (ph && uwk_src_read(src, ph, eh->e_phnum * sizeof(*ph),
 			       eh->e_phoff)) {
 		kfree(ph);
@@ -654,13 +654,13 @@ static struct uwk_kfile *uwk_kfile_lookup(const struct uwk_kid *id, kuid_t uid)
 /* f's path, for the list of breaks; NULL if there is no memory. */
 static char *uwk_path_dup(struct file *f)
 {
-	char *buf = kmalloc(PATH_MAX, GFP_KERNEL), *p, *dup = NULL;
+	char *buf = uwk_nomem(kmalloc(PATH_MAX, UWK_GFP)), *p, *dup = NULL;
 
 	if (!buf)
 		return NULL;
 	p = file_path(f, buf, PATH_MAX);
 	if (!IS_ERR(p))
-		dup = kstrdup(p, GFP_KERNEL);
+		dup = uwk_nomem(kstrdup(p, UWK_GFP));
 	kfree(buf);
 	return dup;
 }
@@ -714,7 +714,7 @@ static void uwk_breaks_retire(const struct uwk_kfile *kf)
 		kfree(least);
 		uwk_nr_retired--;
 	}
-	r = kmalloc(struct_size(r, path, strlen(kf->path) + 1), GFP_KERNEL);
+	r = uwk_nomem(kmalloc(struct_size(r, path, strlen(kf->path) + 1), UWK_GFP));
 	if (!r)
 		return;
 	r->n = n;
@@ -776,7 +776,7 @@ void uwk_breaks_show(struct seq_file *m)
 	list_for_each_entry(kf, &uwk_files, node)
 		max += kf->path && atomic_long_read(&kf->breaks);
 	max += uwk_nr_retired;
-	rows = kvmalloc_array(max ? max : 1, sizeof(*rows), GFP_KERNEL);
+	rows = uwk_nomem(kvmalloc_array(max ? max : 1, sizeof(*rows), UWK_GFP));
 	if (!rows) {
 		mutex_unlock(&uwk_files_lock);
 		return;
@@ -865,7 +865,7 @@ static struct uwk_kfile *uwk_kfile_find_or_claim(const struct uwk_kid *id,
 				break;
 		if (list_entry_is_head(fl, &uwk_inflight, node) ||
 		    waits++ == UWK_INFLIGHT_WAITS) {
-			*claim = kzalloc(sizeof(**claim), GFP_KERNEL);
+			*claim = uwk_nomem(kzalloc(sizeof(**claim), UWK_GFP));
 			if (*claim) {
 				(*claim)->id = *id;
 				(*claim)->users = 1;
@@ -915,7 +915,7 @@ static struct uwk_kfile *uwk_kfile_get_src(const struct uwk_src *src,
 	if (kf)
 		return kf;
 
-	kf = kzalloc(sizeof(*kf), GFP_KERNEL);
+	kf = uwk_nomem(kzalloc(sizeof(*kf), UWK_GFP));
 	if (!kf) {
 		mutex_lock(&uwk_files_lock);
 		uwk_inflight_done(fl);
@@ -927,7 +927,7 @@ static struct uwk_kfile *uwk_kfile_get_src(const struct uwk_src *src,
 	/* Before the installed tables are read: */
 	kf->inst_gen = uwk_inst_gen();
 	kf->uid = uid;
-	kf->path = f ? uwk_path_dup(f) : kstrdup(name, GFP_KERNEL);
+	kf->path = f ? uwk_path_dup(f) : uwk_nomem(kstrdup(name, UWK_GFP));
 	if (src)
 		uwk_kfile_load(kf, src, uid);
 	kf->bytes = sizeof(*kf) + kf->len + (kf->path ? strlen(kf->path) + 1 : 0);

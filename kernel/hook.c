@@ -128,8 +128,8 @@ static int uwk_cache_init(void)
 		struct uw_cache *c = &per_cpu_ptr(&uwk_cpu_cache, cpu)->cache;
 		struct uw_cache_entry *e;
 
-		e = kvmalloc_node(array_size(n, sizeof(*e)), GFP_KERNEL,
-				  cpu_to_node(cpu));
+		e = uwk_nomem(kvmalloc_node(array_size(n, sizeof(*e)), UWK_GFP,
+				  cpu_to_node(cpu)));
 		if (!e)
 			return -ENOMEM;
 		uw_cache_init(c, e, n);
@@ -554,7 +554,7 @@ int uwk_hook_init(void)
 {
 	int ret;
 
-	uwk_slots = alloc_percpu(struct uwk_walk_slots);
+	uwk_slots = uwk_nomem(alloc_percpu_gfp(struct uwk_walk_slots, UWK_GFP));
 	ret = uwk_slots ? uwk_cache_init() : -ENOMEM;
 	if (ret) {
 		pr_err("cannot allocate the walks' state and caches\n");

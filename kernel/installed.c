@@ -108,7 +108,7 @@ static u8 uwk_note_build_id(const u8 *p, size_t n, size_t align, u8 *id)
 u8 uwk_inst_build_id(const struct uwk_src *s, const Elf64_Ehdr *eh,
 		     const Elf64_Phdr *ph, u8 *id)
 {
-	u8 *buf = kmalloc(UWK_NOTE_MAX, GFP_KERNEL), len = 0;
+	u8 *buf = uwk_nomem(kmalloc(UWK_NOTE_MAX, UWK_GFP)), len = 0;
 	size_t n;
 	int i;
 
@@ -216,7 +216,7 @@ static int uwk_crc_of(const struct uwk_src *s, u64 off, u32 size, u32 *out)
 
 	if (!size || size > UWK_CHECK_MAX || off > S64_MAX - size)
 		return -EINVAL;
-	buf = kvmalloc(UWK_CRC_CHUNK, GFP_KERNEL);
+	buf = uwk_nomem(kvmalloc(UWK_CRC_CHUNK, UWK_GFP));
 	if (!buf)
 		return -ENOMEM;
 	for (done = 0; !err && done < size; done += n) {
@@ -243,8 +243,8 @@ static bool uwk_inst_crc_ok(const struct uwk_src *s, const u8 *h)
 /* The table file's path for a build-id, kmalloc'ed. */
 static char *uwk_inst_path(const u8 *id, u8 len)
 {
-	return kasprintf(GFP_KERNEL, "%s/%02x/%*phN.uwsf", UWSF_DIR, id[0],
-			 len - 1, id + 1);
+	return uwk_nomem(kasprintf(UWK_GFP, "%s/%02x/%*phN.uwsf", UWSF_DIR,
+				   id[0], len - 1, id + 1));
 }
 
 /* A table file found but not used: counted, and said why. */
@@ -301,7 +301,7 @@ static int uwk_inst_cfi_key(const struct uwk_src *s, const Elf64_Ehdr *eh,
 	if (!eh->e_shoff || eh->e_shentsize != sizeof(*sh) || !eh->e_shnum ||
 	    eh->e_shnum > UWK_MAX_SHDRS64 || eh->e_shstrndx >= eh->e_shnum)
 		return -ENOKEY;
-	sh = kvmalloc_array(eh->e_shnum, sizeof(*sh), GFP_KERNEL);
+	sh = uwk_nomem(kvmalloc_array(eh->e_shnum, sizeof(*sh), UWK_GFP));
 	if (!sh)
 		return -ENOMEM;
 	if (uwk_src_read(s, sh, eh->e_shnum * sizeof(*sh), eh->e_shoff))
@@ -310,7 +310,7 @@ static int uwk_inst_cfi_key(const struct uwk_src *s, const Elf64_Ehdr *eh,
 	if (!str->sh_size || str->sh_size > UWK_SHSTR_MAX)
 		goto out;
 	nlen = str->sh_size;
-	names = kvmalloc(nlen, GFP_KERNEL);
+	names = uwk_nomem(kvmalloc(nlen, UWK_GFP));
 	if (!names) {
 		err = -ENOMEM;
 		goto out;
@@ -341,9 +341,9 @@ static char *uwk_inst_path_of(const u8 *id, u8 len,
 {
 	if (len)
 		return uwk_inst_path(id, len);
-	return kasprintf(GFP_KERNEL, "%s/%02x/%06x%08x%016llx.uwsf",
-			 UWSF_CFI_DIR, k->crc >> 24, k->crc & 0xffffff,
-			 k->size, k->off);
+	return uwk_nomem(kasprintf(UWK_GFP, "%s/%02x/%06x%08x%016llx.uwsf",
+				   UWSF_CFI_DIR, k->crc >> 24, k->crc & 0xffffff,
+				   k->size, k->off));
 }
 
 /* Whether the header h names the CFI key k as what it was made from. */
@@ -441,7 +441,7 @@ static u8 *uwk_vdso_read(struct task_struct *task, u64 start, u64 end)
 	if (end <= start || size > UWK_VDSO_MAX)
 		return NULL;
 	uwk_stat_inc(UWK_ST_VDSO_READ);
-	img = kvmalloc(size, GFP_KERNEL);
+	img = uwk_nomem(kvmalloc(size, UWK_GFP));
 	if (img && access_process_vm(task, start, img, size, 0) != (int)size) {
 		kvfree(img);
 		img = NULL;

@@ -155,7 +155,7 @@ static struct uwk_kmm *uwk_kmm_alloc(u32 n)
 {
 	size_t size = sizeof(struct uwk_kmm) +
 		      n * (sizeof(struct uwk_kmap) + sizeof(struct uw_module));
-	struct uwk_kmm *kmm = kvzalloc(size, GFP_KERNEL);
+	struct uwk_kmm *kmm = uwk_nomem(kvzalloc(size, UWK_GFP));
 
 	if (!kmm)
 		return NULL;
@@ -299,7 +299,7 @@ void uwk_scan_mm(struct task_struct *task, struct mm_struct *mm,
 	seq = uwk_next_seq();
 
 	uwk_arch_scan(task, mm);
-	snap = kvmalloc_array(UWK_MAX_MAPS, sizeof(*snap), GFP_KERNEL);
+	snap = uwk_nomem(kvmalloc_array(UWK_MAX_MAPS, sizeof(*snap), UWK_GFP));
 	if (!snap)
 		return;
 	n = uwk_snap_vmas(mm, snap, &map_count);
@@ -530,7 +530,7 @@ void uwk_tables_show(struct seq_file *m)
 
 int uwk_registry_init(void)
 {
-	uwk_wq = alloc_workqueue("uwind", WQ_UNBOUND, 0);
+	uwk_wq = uwk_nomem(alloc_workqueue("uwind", WQ_UNBOUND, 0));
 	return uwk_wq ? 0 : -ENOMEM;
 }
 

@@ -620,8 +620,8 @@ int uwk_req_init(void)
 {
 	unsigned int i;
 
-	uwk_req_pool = kvcalloc(UWK_REQ_POOL, sizeof(*uwk_req_pool),
-				GFP_KERNEL);
+	uwk_req_pool = uwk_nomem(kvcalloc(UWK_REQ_POOL, sizeof(*uwk_req_pool),
+				UWK_GFP));
 	if (!uwk_req_pool)
 		return -ENOMEM;
 	for (i = 0; i < UWK_REQ_POOL; i++)

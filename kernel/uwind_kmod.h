@@ -77,6 +77,7 @@ enum uwk_stat {
 	UWK_ST_KEPT_EVICTED,	/* ... freed for another table's room */
 	UWK_ST_VDSO_CACHED,	/* scans that found the vDSO's table read */
 	UWK_ST_VDSO_READ,	/* ... that read the vDSO's image */
+	UWK_ST_NOMEM,		/* allocations that failed (uwk_nomem()) */
 	UWK_ST_COUNT,
 };
 
@@ -92,6 +93,23 @@ enum uwk_stat {
 void uwk_stat_inc(enum uwk_stat s);
 void uwk_stat_add(enum uwk_stat s, unsigned long n);
 void uwk_stat_stop(unsigned int stop);
+
+/*
+ * Every allocation of the module's is wrapped in uwk_nomem(): a failure
+ * is counted (alloc_failed) and not logged by the allocator (UWK_GFP has
+ * __GFP_NOWARN).  What a user's files make the module allocate may fail
+ * at any time, and each caller copes (the table left out, the scan
+ * retried later); the counter says how often, not a stack trace a time.
+ */
+#define UWK_GFP		(GFP_KERNEL | __GFP_NOWARN)
+#define UWK_GFP_ATOMIC	(GFP_ATOMIC | __GFP_NOWARN)
+
+static inline void *uwk_nomem(void *p)
+{
+	if (unlikely(!p))
+		uwk_stat_inc(UWK_ST_NOMEM);
+	return p;
+}
 void uwk_stats_show(struct seq_file *m);
 void uwk_hooks_show(struct seq_file *m);
 

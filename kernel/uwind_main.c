@@ -127,6 +127,7 @@ static const char *const uwk_stat_names[UWK_ST_COUNT] = {
 	[UWK_ST_KEPT_EVICTED] = "kept_evicted",
 	[UWK_ST_VDSO_CACHED] = "vdso_cached",
 	[UWK_ST_VDSO_READ] = "vdso_read",
+	[UWK_ST_NOMEM] = "alloc_failed",
 };
 
 static const char *const uwk_stop_keys[UWK_KSTOP_COUNT] = {

@@ -278,6 +278,8 @@ kernel-matrix: $(KMOD) $(KT_PROGS) $(KT_CT) $(KMOD_ARM64) $(KA_PROGS) \
 		$(KA_TOOL) $(KA_CT) $(TOOL)
 	@sh scripts/run-tests.sh "$(KT_MATRIX)"
 
+# The module's source rules no compiler checks (every allocation counted).
+$(call uw_test,sh selftests/kernel/source.sh,unit,)
 # The kernels older than the matrix's, built only.
 $(call uw_test,sh selftests/kernel/oldkernels.sh $(O),,$(KMOD))
 
