@@ -118,16 +118,17 @@ EOF
 # shellcheck disable=SC2016
 unshare -m --propagation private sh -c '
 	set -e
-	root=$1 ov=$2
+	root=$1 ov=$2 kver=$3
 	mount -t overlay overlay \
 		-o "lowerdir=$root,upperdir=$ov/up,workdir=$ov/work" "$ov/root"
 	mount -t proc proc "$ov/root/proc"
 	chroot "$ov/root" sh /tmp/install.sh > "$ov/install.log" 2>&1
 	# What the guest takes from the installed system: the module DKMS
-	# built (xz, which busybox insmod does not read), the packaged tool,
-	# the tables, the service unit.
+	# built for the kernel the guest boots (DKMS builds one for every
+	# kernel whose headers are installed; xz, which busybox insmod does
+	# not read), the packaged tool, the tables, the service unit.
 	mkdir -p "$ov/guest"
-	for k in "$ov"/root/lib/modules/*/updates/dkms/uwind.ko*; do
+	for k in "$ov/root/lib/modules/$kver"/updates/dkms/uwind.ko*; do
 		case $k in
 		*.xz) xz -dc "$k" > "$ov/guest/uwind.ko" ;;
 		*.zst) zstd -qdc "$k" > "$ov/guest/uwind.ko" ;;
@@ -138,7 +139,7 @@ unshare -m --propagation private sh -c '
 	cp "$ov/root/usr/lib/systemd/system/uwind.service" "$ov/root/etc/uwind.conf" \
 		"$ov/guest/" 2>/dev/null || :
 	cp -a "$ov/root/var/lib/uwind" "$ov/guest/var-lib-uwind" 2>/dev/null || :
-	' sh "$root" "$ov" > "$ov/unshare.log" 2>&1
+	' sh "$root" "$ov" "$kver" > "$ov/unshare.log" 2>&1
 sed 's/^/# /' "$ov/unshare.log"
 log=$ov/install.log
 grep -E '^(==|dpkg-status|upgrade-status|uwind:)' "$log" | sed 's/^/# /'
