@@ -489,6 +489,7 @@ struct uwk_tp {
 	const char *name;
 	void *probe;
 	struct tracepoint *tp;
+	bool on;		/* registered: the only ones to unregister */
 };
 
 static struct uwk_tp uwk_tps[] = {
@@ -509,10 +510,13 @@ static void uwk_tp_unregister(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(uwk_tps); i++)
-		if (uwk_tps[i].tp)
-			tracepoint_probe_unregister(uwk_tps[i].tp,
-						    uwk_tps[i].probe, NULL);
+	for (i = 0; i < ARRAY_SIZE(uwk_tps); i++) {
+		if (!uwk_tps[i].on)
+			continue;
+		tracepoint_probe_unregister(uwk_tps[i].tp, uwk_tps[i].probe,
+					    NULL);
+		uwk_tps[i].on = false;
+	}
 	tracepoint_synchronize_unregister();
 }
 
@@ -560,10 +564,9 @@ int uwk_events_init(void)
 		}
 		ret = tracepoint_probe_register(uwk_tps[i].tp, uwk_tps[i].probe,
 						NULL);
-		if (ret) {
-			uwk_tps[i].tp = NULL;
+		if (ret)
 			goto fail;
-		}
+		uwk_tps[i].on = true;
 	}
 	uwk_unlink_hook_init();
 	uwk_scan_running();
