@@ -34,6 +34,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -550,6 +551,38 @@ static struct ftrace_ops uwk_ops = {
 		 UWK_FTRACE_FL_GUARD,
 };
 
+/*
+ * The hooked function's filter is set by address where kprobes can tell
+ * it (kallsyms_lookup_name() is not exported): by name, 6.12's
+ * ftrace_set_filter() returns 0 with an empty filter, which traces every
+ * function, when one of its allocations fails (match_records()'s -ENOMEM
+ * is taken for a match); the callback would then run on every function
+ * of the kernel, with another function's arguments.  By address, a failed
+ * allocation is an error (ftrace_match_addr()).
+ */
+static int uwk_set_filter(void)
+{
+#ifdef CONFIG_KPROBES
+	struct kprobe kp = { .symbol_name = UWK_HOOK_SYM };
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (!ret) {
+		unsigned long addr = (unsigned long)kp.addr;
+
+		unregister_kprobe(&kp);
+		return ftrace_set_filter_ip(&uwk_ops, addr, 0, 1);
+	}
+	/* Out of memory is not a reason to try the name. */
+	if (ret == -ENOMEM)
+		return ret;
+	pr_info("kprobes cannot place %s (%d): its filter set by name\n",
+		UWK_HOOK_SYM, ret);
+#endif
+	return ftrace_set_filter(&uwk_ops, UWK_HOOK_SYM, strlen(UWK_HOOK_SYM),
+				 1);
+}
+
 int uwk_hook_init(void)
 {
 	int ret;
@@ -560,9 +593,10 @@ int uwk_hook_init(void)
 		pr_err("cannot allocate the walks' state and caches\n");
 		goto out_cache;
 	}
-	ret = ftrace_set_filter(&uwk_ops, UWK_HOOK_SYM, strlen(UWK_HOOK_SYM), 1);
+	ret = uwk_set_filter();
 	if (ret) {
 		pr_err("cannot filter on %s: %d\n", UWK_HOOK_SYM, ret);
+		uwk_ftrace_free_filter(&uwk_ops);
 		goto out_cache;
 	}
 	ret = register_ftrace_function(&uwk_ops);
