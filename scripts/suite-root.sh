@@ -21,6 +21,9 @@
 #                               (unpacked .debs, never installed)
 #   ROOT/uwind/rt-amd64/vmlinuz trixie only: its PREEMPT_RT x86-64 kernel
 #                               (the rt-amd64 flavour, headers installed)
+#   ROOT/usr/src/linux-source-6.12.tar.xz  trixie only: its kernel source
+#                               (and bc, bison, flex, libssl-dev, openssl to
+#                               build it)
 #   ROOT/uwind/env              KVER_amd64=, KVER_arm64= (the versions),
 #                               KVER_rt_amd64= (trixie)
 #
@@ -61,9 +64,12 @@ cache=${UWIND_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uwind}/suites
 root=$cache/$suite
 # What is asked for; a change here makes the next run make it again.
 want="v3 $suite gcc g++ cross-aarch64 cross-aarch64-g++ cross-armhf libelf-dev libdw-dev dkms headers-amd64+arm64 perf busybox libdw images-amd64+arm64 kvm arm64-sysroot"
-# Debian 13's PREEMPT_RT flavour too (rt-amd64: its headers and image).
-rt=0
-[ "$suite" = trixie ] && rt=1 want="$want rt-amd64"
+# Debian 13's PREEMPT_RT flavour too (rt-amd64: its headers and image),
+# and its kernel source with what building it takes (the debug kernel:
+# scripts/debug-kernel.sh).
+rt=0 kbuild=""
+[ "$suite" = trixie ] && rt=1 want="$want rt-amd64 linux-source+openssl" &&
+	kbuild="linux-source-6.12 bc bison flex libssl-dev openssl"
 
 current()
 {
@@ -178,7 +184,8 @@ apt_in install -y --no-install-recommends \
 	make gcc g++ libc6-dev binutils file kmod xz-utils zstd mawk \
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross \
-	"$hdr64" $hdrrt linux-perf $perfver busybox-static "$libdw" libelf-dev libdw-dev dkms ||
+	"$hdr64" $hdrrt linux-perf $perfver busybox-static "$libdw" libelf-dev libdw-dev dkms \
+	$kbuild ||
 	die "apt-get install failed"
 
 # The rest is downloaded in the chroot and unpacked, never installed.
