@@ -27,17 +27,20 @@
 #   -s SUITE   with the compiler and headers of the Debian SUITE (trixie,
 #              forky), in its chroot (scripts/suite-run.sh): that suite's
 #              kernel of ARCH (KVER_<arch> of scripts/suite-root.sh), or
-#              with -v the chroot's headers of KVER (trixie's rt-amd64)
+#              with -v the chroot's headers of KVER (trixie's rt-amd64),
+#              with -k KDIR that build directory (the debug kernel's,
+#              mounted there by UWIND_SUITE_MOUNTS)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-arch="" suite="" kdir=${KDIR:-} kver=${KVER:-} kver_opt="" test_kernel=0
+arch="" suite="" kdir=${KDIR:-} kver=${KVER:-} kver_opt="" kdir_opt=""
+test_kernel=0
 usage() { sed -n '3,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2; }
 while getopts a:s:k:v:t opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	s) suite=$OPTARG ;;
-	k) kdir=$OPTARG ;;
+	k) kdir=$OPTARG kdir_opt=$OPTARG ;;
 	v) kver=$OPTARG kver_opt=$OPTARG ;;
 	t) test_kernel=1 ;;
 	*) usage ;;
@@ -57,7 +60,7 @@ run=""
 if [ -n "$suite" ]; then
 	root=$(sh "$top/scripts/suite-root.sh" -q "$suite")
 	v=${kver_opt:-$(sed -n "s/^KVER_$deb=//p" "$root/uwind/env")}
-	kdir=/usr/src/linux-headers-$v
+	kdir=${kdir_opt:-/usr/src/linux-headers-$v}
 	run="sh $top/scripts/suite-run.sh $suite"
 elif [ -z "$kdir" ] && [ -n "$kver" ]; then
 	kdir=/lib/modules/$kver/build

@@ -8,7 +8,9 @@
 # forky) in its chroot (scripts/suite-root.sh, made on first use) with
 # the source tree, and $O when it lies elsewhere, mounted at the same
 # paths as on the host and /proc mounted, in a mount namespace of its own
-# (nothing stays mounted after it).  The working directory is kept.
+# (nothing stays mounted after it); so are the directories named in
+# UWIND_SUITE_MOUNTS (space separated: the debug kernel's build, for
+# one).  The working directory is kept.
 # COMMAND's files land in the tree as they would on the host, owned by
 # the same user.  Exit status: COMMAND's.
 set -eu
@@ -22,7 +24,7 @@ if [ "$suite" = "$host" ]; then
 	exec "$@"
 fi
 root=$(sh "$top/scripts/suite-root.sh" -q "$suite")
-mounts=$top
+mounts="$top ${UWIND_SUITE_MOUNTS:-}"
 if [ -n "${O:-}" ]; then
 	mkdir -p "$O"
 	o=$(cd "$O" && pwd -P)
