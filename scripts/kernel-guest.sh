@@ -17,7 +17,8 @@
 # (scripts/suite-root.sh), with that suite's busybox, perf, mawk and every
 # library from its root; -d and -m name the programs' directory and the
 # module built for it; -f FLAVOUR boots that suite's kernel of another
-# flavour (rt-amd64: ROOT/uwind/rt-amd64/vmlinuz, no KVM modules).  -u
+# flavour (rt-amd64: ROOT/uwind/rt-amd64/vmlinuz, no KVM modules; debug:
+# scripts/debug-kernel.sh's, KVM built in).  -u
 # puts TOOL at /usr/bin/uwind instead of $O/uwind (a packaged build);
 # SRC[:DEST] are more files for the guest (DEST defaults to /root/NAME).
 # The initramfs is $O/kernel/NAME.cpio, the serial console's log
@@ -65,7 +66,10 @@ if [ -n "$suite" ]; then
 	root=$(sh "$top/scripts/suite-root.sh" -q "$suite") || exit 1
 	image=$root/uwind/amd64/vmlinuz
 	kmods=$root/uwind/amd64/modules
-	if [ -n "$flavour" ]; then
+	if [ "$flavour" = debug ]; then
+		image=$(sh "$top/scripts/debug-kernel.sh" -q)/vmlinuz || exit 1
+		kmods=""
+	elif [ -n "$flavour" ]; then
 		image=$root/uwind/$flavour/vmlinuz
 		kmods=""
 	fi
@@ -121,6 +125,7 @@ set -- "$@" "$kdir/$name.sframe-size:/root/leaf-sf.sframe-size"
 set -- "$@" "$top/selftests/kernel/guest-lib.sh:/root/guest-lib.sh" \
 	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
 	"$top/selftests/kernel/guest-agent.sh:/root/guest-agent.sh" \
+	"$top/selftests/kernel/guest-debug.sh:/root/guest-debug.sh" \
 	"$top/selftests/kernel/inst-chains.awk:/root/inst-chains.awk"
 # KVM, for the test of samples taken while a guest runs (kvmspin): the
 # kernel's own modules, to load in the guest (/root/kmod).

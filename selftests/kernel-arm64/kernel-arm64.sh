@@ -281,6 +281,7 @@ log=$(sh "$top/scripts/kernel-guest-arm64.sh" -n "$name" \
 	"$top/selftests/kernel/guest-tests.sh:/root/kernel-guest-tests.sh" \
 	"$top/selftests/kernel/guest-inst.sh:/root/guest-inst.sh" \
 	"$top/selftests/kernel/guest-agent.sh:/root/guest-agent.sh" \
+	"$top/selftests/kernel/guest-debug.sh:/root/guest-debug.sh" \
 	"$inst:/root/inst" \
 	"$@")
 rc=$?

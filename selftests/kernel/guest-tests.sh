@@ -25,6 +25,7 @@
 . /root/guest-lib.sh
 . /root/guest-inst.sh	# t_inst: installed tables
 . /root/guest-agent.sh	# t_agent: tables on demand (last before dmesg)
+. /root/guest-debug.sh	# t_stress, t_faults: the debug kernel's
 
 UW_GOOD=${UW_GOOD:-99}
 UW_BROKEN=${UW_BROKEN:-10}
@@ -1173,7 +1174,7 @@ t_dmesg()
 {
 	dmesg > "$T/dmesg.out"
 	grep -i 'uwind' "$T/dmesg.out" | tail -n 20 | diag
-	pat='WARNING:|BUG:|Oops|general protection|Call Trace|Kernel panic|detected stall|UBSAN'
+	pat='WARNING:|BUG:|Oops|general protection|Call Trace|Kernel panic|detected stall|UBSAN|ODEBUG|blocked for more than'
 	if grep -qE "$pat" "$T/dmesg.out"; then
 		grep -E -B2 -A30 "$pat" "$T/dmesg.out" | head -n 80 | diag
 		ok 1 "(h) dmesg has no WARN, BUG, Oops or stall"

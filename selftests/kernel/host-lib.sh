@@ -63,18 +63,26 @@ guest_results()
 # modules) with the suite's compiler, which must print no warning; the
 # guest programs in DIR/progs, built by the suite's gcc.  Sets root (the
 # chroot) and kver (the kernel's release).  Three checks; returns 1 when
-# one failed.  FLAVOUR (x86-64 only: rt-amd64, trixie's PREEMPT_RT
-# kernel) builds for that flavour's kernel instead.
+# one failed.  FLAVOUR (x86-64 only) builds for another kernel instead:
+# rt-amd64, trixie's PREEMPT_RT one, or debug, the debug kernel
+# (scripts/debug-kernel.sh; one check more; sets dk, its directory).
 build_suite()
 {
 	suite_root "$1" "$3" || return 1
-	kver=$(suite_kver "$2" "${4:-}")
-	[ -n "$kver" ] || { check 1 "Debian $1 has a ${4:-$2} kernel"; return 1; }
-	build_module "$1" "$2" "$3/mod" "$kver" || return 1
+	_img=/uwind/${4:-amd64}/vmlinuz
+	if [ "${4:-}" = debug ]; then
+		debug_kernel "$3" || return 1
+		_img=$dk/vmlinuz
+		build_module "$1" "$2" "$3/mod" "$kver" "$dk/build" || return 1
+	else
+		kver=$(suite_kver "$2" "${4:-}")
+		[ -n "$kver" ] || { check 1 "Debian $1 has a ${4:-$2} kernel"; return 1; }
+		build_module "$1" "$2" "$3/mod" "$kver" || return 1
+	fi
 
 	if [ "$2" = x86_64 ]; then
 		set -- "$1" "$2" "$3" KT_OUT="$3/progs" \
-			KT_VMLINUZ="/uwind/${4:-amd64}/vmlinuz" kernel-progs
+			KT_VMLINUZ="$_img" kernel-progs
 	else
 		set -- "$1" "$2" "$3" KA_OUT="$3/progs" kernel-arm64-progs
 	fi
@@ -101,6 +109,23 @@ suite_root()
 	[ $_r -eq 0 ] || { tail -n 20 "$2/root.log" | sed 's/^/# /'; return 1; }
 }
 
+# debug_kernel DIR: the debug kernel, made or found cached
+# (scripts/debug-kernel.sh, its messages in DIR/debug-kernel.log): its
+# directory in dk, its release in kver, and UWIND_SUITE_MOUNTS naming it
+# for the chroot's builds.  One check; 1 when there is none.
+debug_kernel()
+{
+	dk=$(sh "$top/scripts/debug-kernel.sh" 2> "$1/debug-kernel.log")
+	_r=$?
+	kver=$(cat "$dk/build/include/config/kernel.release" 2>/dev/null)
+	[ $_r -eq 0 ] && [ -n "$kver" ]
+	_r=$?
+	check $_r "the debug kernel ${kver:-?}: Debian 13's linux-source with selftests/kernel/debug.config (scripts/debug-kernel.sh)"
+	[ $_r -eq 0 ] || { tail -n 20 "$1/debug-kernel.log" | sed 's/^/# /'; return 1; }
+	UWIND_SUITE_MOUNTS=$dk
+	export UWIND_SUITE_MOUNTS
+}
+
 # suite_kver ARCH [FLAVOUR]: the release of the kernel of ARCH (x86_64,
 # arm64), or of FLAVOUR (rt-amd64), in the chroot suite_root made.
 suite_kver()
@@ -111,13 +136,15 @@ suite_kver()
 	sed -n "s/^KVER_$_deb=//p" "$root/uwind/env"
 }
 
-# build_module SUITE ARCH DIR KVER: uwind.ko in DIR, built against Debian
-# SUITE's kernel KVER for ARCH with that suite's compiler by the
-# external-module interface (scripts/build-module.sh), which must print no
-# warning; one check, and 1 when the build failed.
+# build_module SUITE ARCH DIR KVER [KDIR]: uwind.ko in DIR, built against
+# Debian SUITE's kernel KVER (its headers, or the build directory KDIR)
+# for ARCH with that suite's compiler by the external-module interface
+# (scripts/build-module.sh), which must print no warning; one check, and
+# 1 when the build failed.
 build_module()
 {
-	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" -v "$4" "$3" 2>&1)
+	_out=$(sh "$top/scripts/build-module.sh" -s "$1" -a "$2" -v "$4" \
+		${5:+-k "$5"} "$3" 2>&1)
 	_r=$?
 	_warn=$(echo "$_out" | grep -E 'warning:|error:|WARNING:|ERROR:' || :)
 	_vm=$(modinfo -F vermagic "$3/uwind.ko" 2>/dev/null)

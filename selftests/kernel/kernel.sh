@@ -19,6 +19,9 @@
 #
 # trixie-rt: Debian 13's PREEMPT_RT kernel (the rt-amd64 flavour), the
 # module and programs built as for trixie, into $O/kernel/trixie-rt-x86_64.
+# debug: the debug kernel (scripts/debug-kernel.sh: Debian 13's source
+# with lockdep, KASAN, UBSAN, kmemleak...), the same, into
+# $O/kernel/debug-x86_64.
 #
 # PARTS (comma separated) are the parts of guest-tests.sh to run, default
 # all; UWIND_ONLY=part,part overrides them.
@@ -30,6 +33,7 @@ suite=${2:-bookworm}
 flavour="" tname=$suite
 case $suite in
 trixie-rt) suite=trixie flavour=rt-amd64 ;;
+debug) suite=trixie flavour=debug ;;
 esac
 parts=${UWIND_ONLY:-${3:-}}
 export O
@@ -157,8 +161,11 @@ fi
 # The whole suite takes 8-10 min of a TCG guest on a loaded 2-core host
 # (7.2's with the deferred parts); the limit is for a hung guest only,
 # as the arm64 guest's.
+# The debug kernel's checkers make every part several times slower.
+tmo=1200
+[ "$flavour" = debug ] && tmo=3600
 log=$(sh "$top/scripts/kernel-guest.sh" -n "$name" "$@" \
-	-T "${UWIND_QEMU_TIMEOUT:-1200}" \
+	-T "${UWIND_QEMU_TIMEOUT:-$tmo}" \
 	-a "${parts:+uwind_only=$parts}" \
 	-t "$top/selftests/kernel/guest-tests.sh" $ctfiles)
 rc=$?
