@@ -134,12 +134,15 @@ deps:
 # "N passed, N failed, N skipped" line.
 # The kernel matrix's Debian chroots (scripts/suite-root.sh) are made in
 # the background meanwhile: minutes of downloads on a fresh machine, and
-# nothing once they are cached.
+# nothing once they are cached.  So is the debug kernel, from trixie's
+# (scripts/debug-kernel.sh: about 20 minutes, once).
 check: deps
 	@mkdir -p $(O)/kernel
 	@for s in $(UW_SUITES); do \
 		(sh scripts/suite-root.sh -q $$s < /dev/null \
-			> $(O)/kernel/suite-$$s.log 2>&1 &); \
+			> $(O)/kernel/suite-$$s.log 2>&1 && \
+		if [ $$s = trixie ]; then sh scripts/debug-kernel.sh -q \
+			> $(O)/kernel/debug-kernel.log 2>&1; fi &); \
 	done
 	@$(MAKE) --no-print-directory build-all
 	@UW_BG_TESTS='$(strip $(BG_TESTS))' sh scripts/run-tests.sh $(TESTS)

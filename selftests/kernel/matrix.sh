@@ -10,6 +10,9 @@
 #   trixie-x86_64    6.12     common
 #   forky-x86_64     7.2      all, and the deferred walk (fp,defer)
 #   trixie-rt-x86_64 6.12-rt  common (PREEMPT_RT: Debian's rt-amd64)
+#   debug-x86_64     6.12     stress and faults: the debug kernel
+#                             (scripts/debug-kernel.sh: lockdep, KASAN,
+#                             UBSAN, kmemleak, fault injection...)
 #   bookworm-arm64   6.1      common
 #   trixie-arm64     6.12     all
 #   forky-arm64      7.2      common
@@ -42,19 +45,24 @@ export O
 
 common_x86="progs,base,running,hooks,leaf,lib,signal,inflight,swap,corrupt,cap,conc,user,bpf,inst,reload,unload,agent,dmesg"
 all_x86="progs,base,running,hooks,leaf,fp,lib,signal,inflight,swap,cache,walktime,threads,fplib,corrupt,tiny,enable,depth,cap,conc,pad,user,fpjunk,breaks,vcpu,hw,tp,trace,bpf,inst,defer,reload,unload,agent,dmesg"
+# The debug kernel: for now the two parts made for its checkers
+# (guest-debug.sh), the programs and the baseline; every other part on it
+# is issue 31's next step.
+debug_x86="progs,base,stress,faults,dmesg"
 common_arm64="kernel,progs,base,running,hooks,leaf,lib,inflight,swap,corrupt,cap,conc,user,bpf,reload,arm32,signal,installed,final,agent,done"
 
 # Each target's command, in the order they start: first two x86-64
 # guests, which run while the other stages do (about as long as those
 # take; an x86-64 guest's TCG is one host thread, an arm64 guest's two
 # vCPUs take up to two), then the longest first.
-targets="trixie-x86_64 bookworm-x86_64 trixie-arm64 forky-arm64 forky-x86_64 trixie-rt-x86_64 bookworm-arm64 trixie-pkg"
+targets="trixie-x86_64 bookworm-x86_64 trixie-arm64 forky-arm64 forky-x86_64 trixie-rt-x86_64 debug-x86_64 bookworm-arm64 trixie-pkg"
 target_cmd()
 {
 	case $1 in
 	bookworm-x86_64) echo "selftests/kernel/kernel.sh bookworm $common_x86" ;;
 	trixie-x86_64) echo "selftests/kernel/kernel.sh trixie $common_x86" ;;
 	trixie-rt-x86_64) echo "selftests/kernel/kernel.sh trixie-rt $common_x86" ;;
+	debug-x86_64) echo "selftests/kernel/kernel.sh debug $debug_x86" ;;
 	forky-x86_64) echo "selftests/kernel/kernel.sh forky $all_x86" ;;
 	bookworm-arm64) echo "selftests/kernel-arm64/kernel-arm64.sh bookworm $common_arm64" ;;
 	trixie-arm64) echo "selftests/kernel-arm64/kernel-arm64.sh trixie" ;;
