@@ -104,12 +104,19 @@ void uwk_stat_stop(unsigned int stop);
 #define UWK_GFP		(GFP_KERNEL | __GFP_NOWARN)
 #define UWK_GFP_ATOMIC	(GFP_ATOMIC | __GFP_NOWARN)
 
-static inline void *uwk_nomem(void *p)
-{
-	if (unlikely(!p))
-		uwk_stat_inc(UWK_ST_NOMEM);
-	return p;
-}
+/*
+ * A macro, not a function taking void *: it keeps the pointer's type,
+ * address space included (a __percpu pointer is __seg_gs on x86-64 when
+ * GCC's named address spaces are used, as 7.2 does, and would not
+ * convert).
+ */
+#define uwk_nomem(p) ({						\
+	typeof(p) __uwk_p = (p);				\
+								\
+	if (unlikely(!__uwk_p))					\
+		uwk_stat_inc(UWK_ST_NOMEM);			\
+	__uwk_p;						\
+})
 void uwk_stats_show(struct seq_file *m);
 void uwk_hooks_show(struct seq_file *m);
 
